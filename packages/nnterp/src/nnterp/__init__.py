@@ -1,0 +1,38 @@
+"""nnterp: one set of module names and standard values on every transformer family, on nnsight.
+
+`import nnterp` loads no transformers modeling module: a family module is imported
+the first time a checkpoint of its `model_type` is loaded.
+"""
+
+import nnsight  # noqa: F401  - nnsight before any transformers modeling module
+
+from .components import (
+    Attention,
+    DerivedEProperty,
+    EProperty,
+    Layer,
+    Mlp,
+    Standard,
+    Unavailable,
+    axis_size,
+    unavailable,
+)
+from .families import UnsupportedFamily
+from .standardized import Standardized, StandardizedTransformer
+
+__version__ = "2.0.0"
+
+__all__ = [
+    "Attention",
+    "DerivedEProperty",
+    "EProperty",
+    "Layer",
+    "Mlp",
+    "Standard",
+    "Standardized",
+    "StandardizedTransformer",
+    "Unavailable",
+    "UnsupportedFamily",
+    "axis_size",
+    "unavailable",
+]

@@ -1,0 +1,66 @@
+"""What a standard value is and how it is read and written, for every family.
+
+Nothing here imports transformers' modeling code, so `import nnterp` stays light.
+"""
+
+from .attention import (
+    INTERFACE,
+    Attention,
+    HeadOutputs,
+    Keys,
+    Pattern,
+    Queries,
+    Values,
+    interface_reason,
+    needs_eager,
+)
+from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pick, put, resolve, unavailable
+from .layer import FlatResidual, Layer, Residual, Streams
+from .mlp import Mlp, Neurons
+from .reasons import (
+    DEFAULT_CONTRIBUTION,
+    DEFAULT_HEAD,
+    DEFAULT_NORM,
+    NOT_ON_INTERFACE,
+    PARALLEL,
+    POST_NORM_ATTENTION,
+    POST_NORM_MLP,
+    needs_child,
+)
+from .standard import (
+    BATCH,
+    CHANNELS,
+    EXPERTS,
+    GROUPS,
+    HEAD_DIM,
+    HEADS,
+    HIDDEN,
+    IMAGE_TOKENS,
+    IMAGES,
+    INTERMEDIATE,
+    KEY,
+    KEY_DIM,
+    KV_HEADS,
+    MIXER_HEADS,
+    PATCHES,
+    QK_HEAD_DIM,
+    QUERY,
+    SEQ,
+    STATE_DIM,
+    STREAMS,
+    TOKENS,
+    TOP_K,
+    VALUE_DIM,
+    VISION_HIDDEN,
+    VOCAB,
+    Standard,
+    axis_size,
+    block_rows,
+    blocks_support,
+    first_tensor,
+    named_layout,
+    rewrap,
+    seq_first,
+)
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,187 @@
+"""Softmax attention: the contribution, and the tensors inside transformers' shared eager attention.
+
+The interior values are read at the call of the shared attention interface
+(`INTERFACE`) and inside the eager function it calls, so they exist only when the
+model runs `attn_implementation="eager"`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxtyping import Float
+from torch import Tensor
+
+from .eproperty import EProperty
+from .layer import Residual
+from .reasons import needs_child
+from .standard import BATCH, HEAD_DIM, HEADS, KEY, KV_HEADS, QK_HEAD_DIM, QUERY, SEQ, Standard, first_tensor, named_layout, rewrap
+
+#: The call of the shared attention interface in a transformers attention forward:
+#: `attention_interface_0` is the binding `attention_interface = ...get_interface(...)`.
+INTERFACE = "attention_interface_1"
+
+# The queries entering attention, heads first.
+Queries = named_layout("Queries", Float[Tensor, f"{BATCH} {HEADS} {SEQ} {QK_HEAD_DIM}"])
+# The keys entering attention, before they are repeated over the query heads.
+Keys = named_layout("Keys", Float[Tensor, f"{BATCH} {KV_HEADS} {SEQ} {QK_HEAD_DIM}"])
+# The values entering attention, before they are repeated over the query heads.
+Values = named_layout("Values", Float[Tensor, f"{BATCH} {KV_HEADS} {SEQ} {HEAD_DIM}"])
+# A score or a weight per head, query position and key position.
+Pattern = named_layout("Pattern", Float[Tensor, f"{BATCH} {HEADS} {QUERY} {KEY}"])
+# One vector per token and head, sequence first.
+HeadOutputs = named_layout("HeadOutputs", Float[Tensor, f"{BATCH} {SEQ} {HEADS} {HEAD_DIM}"])
+
+
+def needs_eager(envoy: Any) -> str | None:
+    """The reason an interior value is missing when the model does not run the eager attention."""
+    implementation = getattr(envoy._module.config, "_attn_implementation", None) or "eager"
+    if implementation != "eager":
+        return (
+            f"read inside the eager attention forward, but this model runs '{implementation}'; "
+            "load with attn_implementation='eager'"
+        )
+    return None
+
+
+def interface_reason(envoy: Any) -> str | None:
+    """The predicate the interior values carry: the attention envoy's own `off_interface()`."""
+    return envoy.off_interface()
+
+
+def _int(*candidates: Any) -> int | None:
+    for candidate in candidates:
+        if isinstance(candidate, int) and not isinstance(candidate, bool):
+            return candidate
+    return None
+
+
+class Attention(Standard):
+    """A block's softmax attention, `model.layers[i].self_attn`.
+
+    The sizes are this block's own, read off the module. `off_interface()` says why
+    the shared eager forward does not run here, or `None`; a family with another
+    reason overrides it once rather than each value.
+    """
+
+    INTERFACE = INTERFACE
+    #: Whether the pattern keeps a sink column out of the rows (their sums fall below one).
+    SINK = False
+
+    def off_interface(self) -> str | None:
+        """Why the eager attention interface does not run on this module, or `None`."""
+        return needs_eager(self)
+
+    # -- sizes ----------------------------------------------------------------
+
+    @property
+    def head_dim(self) -> int:
+        """The width of one head's values and outputs."""
+        module = self._module
+        config = module.config
+        return _int(
+            getattr(module, "head_dim", None),
+            getattr(config, "head_dim", None),
+            config.hidden_size // self.num_heads,
+        )
+
+    @property
+    def qk_head_dim(self) -> int:
+        """The width of one head's queries and keys; `head_dim` outside latent attention."""
+        return self.head_dim
+
+    @property
+    def num_heads(self) -> int:
+        """This block's query heads."""
+        module = self._module
+        q_proj = module.__dict__.get("_modules", {}).get("q_proj")
+        head_dim = _int(getattr(module, "head_dim", None), getattr(module.config, "head_dim", None))
+        if q_proj is not None and head_dim and hasattr(q_proj, "out_features"):
+            return q_proj.out_features // head_dim
+        return _int(getattr(module, "num_heads", None), module.config.num_attention_heads)
+
+    @property
+    def num_kv_heads(self) -> int:
+        """This block's key/value heads (`num_heads` without grouping)."""
+        module = self._module
+        k_proj = module.__dict__.get("_modules", {}).get("k_proj")
+        if k_proj is not None and hasattr(k_proj, "out_features"):
+            return k_proj.out_features // self.qk_head_dim
+        groups = _int(getattr(module, "num_key_value_groups", None))
+        if groups:
+            return self.num_heads // groups
+        return _int(getattr(module.config, "num_key_value_heads", None), self.num_heads)
+
+    # -- values ---------------------------------------------------------------
+
+    @EProperty(
+        f"source.{INTERFACE}.inputs",
+        select=1,
+        description="The queries entering attention",
+        unavailable=interface_reason,
+    )
+    def attention_queries(self, value) -> Queries:
+        return value
+
+    @EProperty(
+        f"source.{INTERFACE}.inputs",
+        select=2,
+        description="The keys entering attention",
+        unavailable=interface_reason,
+    )
+    def attention_keys(self, value) -> Keys:
+        return value
+
+    @EProperty(
+        f"source.{INTERFACE}.inputs",
+        select=3,
+        description="The values entering attention",
+        unavailable=interface_reason,
+    )
+    def attention_values(self, value) -> Values:
+        return value
+
+    @EProperty(
+        f"source.{INTERFACE}.source.nn_functional_softmax_0.input",
+        description="The attention scores entering the softmax, masked",
+        unavailable=interface_reason,
+    )
+    def attention_scores(self, value) -> Pattern:
+        return value
+
+    @EProperty(
+        f"source.{INTERFACE}.source.nn_functional_dropout_0.output",
+        description="The attention pattern the values are mixed with",
+        unavailable=interface_reason,
+    )
+    def attention_probabilities(self, value) -> Pattern:
+        return value
+
+    @EProperty(
+        f"source.{INTERFACE}.output",
+        select=0,
+        description="The per-head outputs before the output projection",
+        unavailable=interface_reason,
+    )
+    def attention_head_outputs(self, value) -> HeadOutputs:
+        return value
+
+    @EProperty(
+        "o_proj.input",
+        description="Every head's output side by side, as the output projection takes it",
+        unavailable=needs_child("o_proj", "attention"),
+    )
+    def attention_premix(self, value) -> HeadOutputs:
+        return value.unflatten(-1, (self.num_heads, -1))
+
+    @attention_premix.postprocess
+    def attention_premix(self, value):
+        return value.flatten(-2)
+
+    @EProperty("output", description="What the attention adds to the residual stream")
+    def attention_output(self, value) -> Residual:
+        return first_tensor(value)
+
+    @attention_output.postprocess
+    def attention_output(self, value):
+        return rewrap(self, value)

@@ -1,0 +1,350 @@
+"""The descriptors every standard value is made of.
+
+`EProperty` is nnsight's `eproperty` with a key that is a *path* walked from the
+host envoy on every access, an `unavailable=` reason checked before anything is
+served, and a `select` that picks one element of what is served. A
+`DerivedEProperty` computes a read-only value from other values, and
+`unavailable(reason)` is the marker a family puts in place of a value it lacks.
+
+Path grammar (the key):
+
+- the last segment is `output`, `input` or `inputs` (`inputs` is the whole
+  `(args, kwargs)` pair, `input` the first argument);
+- a leading `/` walks from the model's root instead of the host;
+- each leading `../` steps to the parent, after which the rest is joined onto the
+  parent's native path as a string (aliases do not resolve above the host);
+- any other segment is a child module (aliases resolve), `source`, or an operation
+  of the `Source` reached so far, so `source.<call>.source.<op>` drills into a
+  function the forward calls, which nnsight allows inside a trace only;
+- a function of the host is also a key: it runs at read time and returns a path.
+"""
+
+from __future__ import annotations
+
+import typing
+from functools import partial
+from typing import Any, Callable, Union
+
+from nnsight.intervention.eproperty import WriteBack, eproperty
+from nnsight.intervention.interleaver import Mediator
+from nnsight.intervention.source import SourceNotAvailable
+
+Reason = Union[str, Callable[[Any], Union[str, None]], None]
+Select = Union[int, str, Callable[[Any], Union[int, str, None]], None]
+
+
+class Unavailable(RuntimeError):
+    """A value this checkpoint lacks was read or written; raised before the model runs.
+
+    A `RuntimeError` and never an `AttributeError`, so `hasattr` and `getattr(...,
+    None)` do not mistake a missing value for a missing attribute and hide the reason.
+    """
+
+
+def _strip_optional(hint: Any) -> Any:
+    """The non-`None` member of `X | None`, else the hint itself."""
+    if typing.get_origin(hint) is Union:
+        members = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        if len(members) == 1:
+            return members[0]
+    return hint
+
+
+def layout_name(layout: Any) -> str:
+    """The name a layout prints under: its alias name, or jaxtyping's own spelling."""
+    return getattr(layout, "__name__", repr(layout))
+
+
+class EProperty(eproperty):
+    """A standard value: a path from the host resolved into a served location on every access.
+
+    Args:
+        key: The path (see the module docstring), a function of the host returning
+            one, or `None` for the attribute's own name.
+        description: A capitalized sentence without a final period, shown by the
+            repr and `support()`.
+        unavailable: A reason string, or a predicate `f(envoy) -> str | None`,
+            checked before every read and write.
+        select: With `inputs`, a positional index or a keyword name; with
+            `output`, an index into a returned tuple; or a function of the host
+            returning either.
+    """
+
+    def __init__(
+        self,
+        key: str | Callable[[Any], str] | None = None,
+        description: str | None = None,
+        unavailable: Reason = None,
+        select: Select = None,
+    ) -> None:
+        super().__init__(key=None, description=description)
+        self.key = key
+        self.unavailable = unavailable
+        self.select = select
+
+    # -- definition ------------------------------------------------------------
+
+    def __call__(self, preprocess: Callable) -> "EProperty":
+        key = self.key
+        super().__call__(preprocess)
+        # nnsight fills a missing key with the stub's name; a function key is kept as is.
+        self.key = key if key is not None else self.name
+        return self
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        # A marker (`unavailable("...")`) is never called on a stub, so this is where
+        # it gets the name that `support()` and the repr show.
+        if self.name is None:
+            self.name = name
+        if self.key is None:
+            self.key = name
+
+    def copy_hooks(self, other: "EProperty") -> "EProperty":
+        """Take the postprocess and transform of `other` (a base's value) unless set here."""
+        self._postprocess = self._postprocess or other._postprocess
+        self._transform = self._transform or other._transform
+        return self
+
+    # -- introspection ---------------------------------------------------------
+
+    @property
+    def layout(self) -> Any:
+        """The declared layout: the stub's return annotation, or `None`."""
+        if self._preprocess is None:
+            return None
+        try:
+            hints = typing.get_type_hints(self._preprocess)
+        except Exception:  # an annotation that does not evaluate is no layout
+            return None
+        hint = hints.get("return")
+        if hint is None:
+            return None
+        hint = _strip_optional(hint)
+        return hint if hasattr(hint, "dim_str") else None
+
+    @property
+    def dims(self) -> tuple[str, ...] | None:
+        """The layout's axis names, or `None` without a layout."""
+        layout = self.layout
+        return None if layout is None else tuple(layout.dim_str.split())
+
+    def is_marker(self) -> bool:
+        """Whether this is an `unavailable(...)` marker rather than a served value."""
+        return self._preprocess is None and isinstance(self.unavailable, str)
+
+    def inside_forward(self) -> bool:
+        """Whether the key names an operation inside a forward (a `source` segment or a function key)."""
+        if callable(self.key):
+            return True
+        return "source" in str(self.key).split(".")
+
+    def __str__(self) -> str:
+        if self.is_marker():
+            return f"({self.name}): Unavailable: {self.unavailable}"
+        layout = self.layout
+        typed = f" -> {layout_name(layout)} [{' '.join(self.dims)}]" if layout is not None else ""
+        return f"({self.name}){typed}: {self.description}"
+
+    # -- availability ----------------------------------------------------------
+
+    def reason(self, obj: Any) -> str | None:
+        """Why this value is unavailable on `obj`, or `None` when it is available."""
+        if self.unavailable is None:
+            return None
+        if isinstance(self.unavailable, str):
+            return self.unavailable
+        try:
+            return self.unavailable(obj)
+        except AttributeError as error:
+            # An AttributeError escaping a descriptor reads as "no such attribute"
+            # and would hide the predicate's own bug.
+            raise RuntimeError(
+                f"the availability check of {self.name!r} on {getattr(obj, 'path', obj)} failed: {error}"
+            ) from error
+
+    def _check(self, obj: Any) -> None:
+        reason = self.reason(obj)
+        if reason:
+            raise Unavailable(f"{obj.path}.{self.name} is not available: {reason}")
+
+    # -- resolution ------------------------------------------------------------
+
+    def _key(self, obj: Any) -> str:
+        key = self.key(obj) if callable(self.key) else self.key
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"{obj.path}.{self.name} has no path to read: its key gave {key!r}")
+        return key
+
+    def _select(self, obj: Any) -> int | str | None:
+        return self.select(obj) if callable(self.select) else self.select
+
+    def _resolve(self, obj: Any, key: str) -> tuple[str, str]:
+        """The served location of `key` from `obj`, and its last segment."""
+        return resolve(obj, key, walk=True, name=self.name)
+
+    # -- read and write ----------------------------------------------------------
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        self._check(obj)
+        key = self._key(obj)
+        select = self._select(obj)
+        location, attribute = self._resolve(obj, key)
+        mediator = None
+        if self._transform is not None:
+            mediator = Mediator.current(location)
+            occurrence = mediator.wanted(location)
+            waiting = mediator.transform
+            if waiting is not None and waiting.key == (self, location, occurrence):
+                return waiting.view
+        raw = Mediator.value(location)
+        element = pick(attribute, raw, select)
+        value = self._preprocess(obj, element) if self._preprocess is not None else element
+        if self._transform is not None:
+            fn = partial(_write_back, self._transform, obj, value, raw, element, attribute, select)
+            mediator.transform = WriteBack(fn, value, self, location, occurrence)
+        return value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        self._check(obj)
+        if self._postprocess is not None:
+            value = self._postprocess(obj, value)
+        key = self._key(obj)
+        select = self._select(obj)
+        location, attribute = self._resolve(obj, key)
+        if select is not None or attribute == "input":
+            value = put(attribute, Mediator.value(location), value, select)
+        Mediator.swap(location, value)
+
+
+def _write_back(transform, obj, view, raw, element, attribute, select):
+    edited = transform(obj, view, element)
+    if select is None and attribute != "input":
+        return edited
+    return put(attribute, raw, edited, select)
+
+
+class DerivedEProperty(EProperty):
+    """A read-only value computed from other values by `compute(envoy)` at read time.
+
+    Forward order applies to what `compute` reads. Assignment raises `AttributeError`.
+    """
+
+    def __init__(
+        self,
+        compute: Callable[[Any], Any],
+        description: str | None = None,
+        unavailable: Reason = None,
+    ) -> None:
+        super().__init__(key=None, description=description, unavailable=unavailable)
+        # Stored as the preprocess so that `layout` reads its return annotation.
+        self._preprocess = compute
+        self.__doc__ = compute.__doc__
+
+    def inside_forward(self) -> bool:
+        return False
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        self._check(obj)
+        return self._preprocess(obj)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        raise AttributeError(f"{self.name} is derived and read-only")
+
+
+def unavailable(reason: str) -> EProperty:
+    """The marker a family assigns in place of a value it lacks, with the reason."""
+    return EProperty(unavailable=reason)
+
+
+# -- paths -------------------------------------------------------------------------
+
+
+def resolve(obj: Any, key: str, walk: bool = True, name: str | None = None) -> tuple[str, str]:
+    """Turn `key` into the location string nnsight serves, and its last segment.
+
+    With `walk=False` nothing is drilled: segments after the first `source` are
+    joined as strings, which gives the same location a drill would serve and lets
+    `order()` name locations before a run.
+    """
+    label = f"{obj.path}.{name}" if name else obj.path
+    node = obj
+    if key.startswith("/"):
+        key = key[1:]
+        if key.startswith("../"):
+            raise ValueError(f"{label} reads {'/' + key!r}: nothing is above the root")
+        node = obj.root
+    ups = 0
+    while key.startswith("../"):
+        ups += 1
+        key = key[3:]
+    *segments, attribute = key.split(".")
+    if attribute not in ("output", "input", "inputs"):
+        raise ValueError(f"{label} reads {key!r}: a path ends in 'output', 'input' or 'inputs'")
+    served = "input" if attribute == "inputs" else attribute
+    if ups:
+        if segments.count("source") > 1:
+            raise ValueError(
+                f"{label} reads {key!r}: above the host a path names the parent's own forward only;"
+                " anchor a drill into a call at '/' instead"
+            )
+        base = node.path.split(".")
+        if ups >= len(base):
+            raise ValueError(f"{label} reads {key!r}: it climbs above the root")
+        prefix = ".".join(base[: len(base) - ups])
+        return ".".join([prefix, *segments, served]), attribute
+    if not walk:
+        modules, rest = segments, []
+        if "source" in segments:
+            cut = segments.index("source")
+            modules, rest = segments[:cut], segments[cut:]
+        for segment in modules:
+            node = getattr(node, segment)
+        return ".".join([node.path, *rest, served]), attribute
+    try:
+        for segment in segments:
+            node = getattr(node, segment)
+    except (AttributeError, SourceNotAvailable) as error:
+        raise SourceNotAvailable(f"{label} reads {key!r}, which this run does not have: {error}") from error
+    return f"{node.path}.{served}", attribute
+
+
+def pick(attribute: str, value: Any, select: int | str | None) -> Any:
+    """One element of a served value: `input` is the first argument, `inputs`/`output` index by `select`."""
+    if attribute == "input":
+        args, kwargs = value
+        return args[0] if args else next(iter(kwargs.values()))
+    if select is None:
+        return value
+    if attribute == "inputs":
+        args, kwargs = value
+        if isinstance(select, int):
+            return args[select] if select < len(args) else list(kwargs.values())[select - len(args)]
+        return kwargs.get(select)
+    return value[select]
+
+
+def put(attribute: str, current: Any, new: Any, select: int | str | None) -> Any:
+    """`current` with the element `pick` takes replaced by `new`."""
+    if attribute == "input":
+        args, kwargs = current
+        if args:
+            return (new, *args[1:]), kwargs
+        first = next(iter(kwargs))
+        return args, {**kwargs, first: new}
+    if select is None:
+        return new
+    if attribute == "inputs":
+        args, kwargs = current
+        if isinstance(select, int):
+            if select < len(args):
+                return (*args[:select], new, *args[select + 1:]), kwargs
+            name = list(kwargs)[select - len(args)]
+            return args, {**kwargs, name: new}
+        return args, {**kwargs, select: new}
+    items = list(current)
+    items[select] = new
+    return tuple(items)

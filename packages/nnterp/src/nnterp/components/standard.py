@@ -1,0 +1,175 @@
+"""The base of every envoy that carries standard values, the axis names, and the tuple helpers.
+
+An axis that is a fact about the model is named exactly as the size attribute that
+holds it (`num_heads`, `hidden_size`, ...), which is what lets `axis_size` resolve it
+by walking from the envoy up to the root.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nnsight.intervention.envoy import Envoy
+from nnsight.intervention.interleaver import Mediator
+
+from .eproperty import EProperty
+
+# Axes that are not facts about the model: their size is the tensor's.
+BATCH = "batch"
+SEQ = "seq"
+TOKENS = "tokens"
+QUERY = "query"
+KEY = "key"
+STREAMS = "streams"
+MIXER_HEADS = "heads"
+KEY_DIM = "key_dim"
+VALUE_DIM = "value_dim"
+CHANNELS = "channels"
+STATE_DIM = "state_dim"
+GROUPS = "groups"
+IMAGES = "images"
+PATCHES = "patches"
+IMAGE_TOKENS = "image_tokens"
+
+# Axes named as the size attribute that holds them.
+HIDDEN = "hidden_size"
+VOCAB = "vocab_size"
+HEADS = "num_heads"
+KV_HEADS = "num_kv_heads"
+HEAD_DIM = "head_dim"
+QK_HEAD_DIM = "qk_head_dim"
+INTERMEDIATE = "intermediate_size"
+EXPERTS = "num_experts"
+TOP_K = "top_k"
+VISION_HIDDEN = "vision_hidden_size"
+
+
+def named_layout(name: str, layout: Any) -> Any:
+    """Give a jaxtyping alias the name the repr and the docs use for it."""
+    layout.__name__ = name
+    layout.__qualname__ = name
+    return layout
+
+
+def first_tensor(value: Any) -> Any:
+    """The tensor of a module output: the output itself, or its first element when it is a tuple."""
+    if isinstance(value, (tuple, list)):
+        return value[0]
+    return value
+
+
+def rewrap(envoy: Envoy, value: Any) -> Any:
+    """Put `value` back where `first_tensor` took it from in `envoy`'s current output."""
+    current = Mediator.value(f"{envoy.path}.output")
+    if isinstance(current, (tuple, list)):
+        return (value, *current[1:])
+    return value
+
+
+def seq_first(value: Any) -> Any:
+    """A heads-first tensor `[batch, heads, seq, ...]` as `[batch, seq, heads, ...]`."""
+    return value.transpose(1, 2)
+
+
+class Standard(Envoy):
+    """An envoy whose class carries standard values (`EProperty` descriptors).
+
+    `values()` lists them by name, `support()` answers per value whether this
+    instance has it. `sourced = True` instruments the module's forward at build, for
+    a value inside that forward that is read after the worker is already parked
+    inside the module.
+    """
+
+    sourced = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.sourced:
+            self.source  # noqa: B018 - building the Source instruments the forward
+
+    def _update(self, module: Any) -> None:
+        super()._update(module)
+        if self.sourced:
+            self.source  # noqa: B018 - real weights reinstall the plain forward
+
+    @classmethod
+    def values(cls) -> dict[str, EProperty]:
+        """Every value of this class, name to descriptor, in definition order (bases first)."""
+        found: dict[str, EProperty] = {}
+        for klass in reversed(cls.__mro__):
+            for name, attr in vars(klass).items():
+                if isinstance(attr, EProperty):
+                    found[name] = attr
+                elif name in found:
+                    del found[name]
+        return {name: getattr(cls, name) for name in found}
+
+    def support(self) -> dict[str, str | None]:
+        """This envoy's own values: `None` when available, else the reason."""
+        return {name: attr.reason(self) for name, attr in type(self).values().items()}
+
+
+def axis_size(envoy: Envoy, axis: str) -> int:
+    """The size of layout axis `axis` for a value on `envoy`.
+
+    The attribute named `axis` on the envoy's class when it declares one, else on the
+    first envoy above it that does, up to the root.
+
+    Raises:
+        ValueError: no envoy from `envoy` up to the root holds a size by that name,
+            so the axis is not a fact about the model (`batch`, `seq`, `key`, ...).
+    """
+    node = envoy
+    while node is not None:
+        if hasattr(type(node), axis) and not isinstance(getattr(type(node), axis), EProperty):
+            return getattr(node, axis)
+        node = node.parent
+    raise ValueError(
+        f"axis {axis!r} of a value on {envoy.path} is not a fact about the model: "
+        "no envoy from there up to the root holds a size by that name"
+    )
+
+
+def standard_name(block: Envoy, name: str, child: Envoy) -> str:
+    """The name `child` of `block` is listed under: its standard alias, else its native name."""
+    aliases = [alias for alias, path in block._aliases.items() if path == name]
+    for preferred in ("self_attn", "linear_attn", "mlp"):
+        if preferred in aliases:
+            return preferred
+    return aliases[0] if aliases else name
+
+
+def block_rows(block: Envoy) -> dict[str, str | None]:
+    """One block's values, its own and its `Standard` children's under their standard names."""
+    rows: dict[str, str | None] = {}
+    if isinstance(block, Standard):
+        rows.update(block.support())
+    for name, child in block._named_children():
+        if isinstance(child, Standard):
+            prefix = standard_name(block, name, child)
+            rows.update({f"{prefix}.{value}": reason for value, reason in child.support().items()})
+    return rows
+
+
+def blocks_support(layers: Any) -> dict[str, Any]:
+    """`support()` over a list of blocks: `None` where every block has a value, else `{layer: reason}`.
+
+    A value a block lacks because it has no such module reads `no <module> module on
+    this block`.
+    """
+    per_block = [block_rows(block) for block in layers]
+    names: dict[str, None] = {}
+    for rows in per_block:
+        names.update(dict.fromkeys(rows))
+    support: dict[str, Any] = {}
+    for name in names:
+        missing = {}
+        for index, rows in enumerate(per_block):
+            if name in rows:
+                if rows[name] is not None:
+                    missing[index] = rows[name]
+            else:
+                module = name.rsplit(".", 1)[0] if "." in name else name
+                missing[index] = f"no {module} module on this block"
+        support[name] = missing or None
+    return support

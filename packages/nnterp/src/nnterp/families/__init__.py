@@ -1,0 +1,128 @@
+"""The families: one module per `model_type`, found by its file name.
+
+`lookup(model_type)` returns, in order, what `register` put in `REGISTRY`, the module
+`nnterp.families.<model_type>` imported on first use, or `default`, the best-effort
+family, with a warning. A family is any module or object with `RENAME` (native name
+to standard name, nnsight's `rename=`) and `ENVOYS` (module type to envoy class,
+nnsight's `envoys=`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import warnings
+from typing import Any
+
+ENGINES = ("transformers", "vllm")
+
+#: Families registered with `register`, per engine: model type to family.
+REGISTRY: dict[str, Any] = {}
+_ENGINE_REGISTRY: dict[str, dict[str, Any]] = {"transformers": REGISTRY, "vllm": {}}
+
+
+class UnsupportedFamily(ValueError):
+    """No family covers the checkpoint's `model_type` and the default family cannot standardize it."""
+
+
+def _engine(engine: str | None) -> str:
+    engine = engine or "transformers"
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}")
+    return engine
+
+
+def _package(engine: str) -> str:
+    return __name__ if engine == "transformers" else f"{__name__}.{engine}"
+
+
+def known(engine: str | None = None) -> list[str]:
+    """The model types the package ships a family module for (not `default`, not registered ones)."""
+    engine = _engine(engine)
+    try:
+        package = importlib.import_module(_package(engine))
+    except ModuleNotFoundError:
+        return []
+    return sorted(
+        info.name
+        for info in pkgutil.iter_modules(package.__path__)
+        if not info.ispkg and info.name != "default" and not info.name.startswith("_")
+    )
+
+
+def all_families(engine: str | None = None) -> dict[str, Any]:
+    """Every shipped family, imported: model type to module."""
+    return {model_type: importlib.import_module(f"{_package(_engine(engine))}.{model_type}") for model_type in known(engine)}
+
+
+def lookup(model_type: str, engine: str | None = None) -> Any:
+    """The family for `model_type`: registered, else shipped, else `default` with a warning.
+
+    On an engine other than transformers there is no default, and a type without a
+    family raises `UnsupportedFamily`.
+    """
+    engine = _engine(engine)
+    registry = _ENGINE_REGISTRY[engine]
+    if model_type in registry:
+        return registry[model_type]
+    name = f"{_package(engine)}.{model_type}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        # Only the family module itself being absent means "no family"; an import
+        # error from inside a family module is that module's bug and propagates.
+        if error.name not in (name, _package(engine)):
+            raise
+    if engine != "transformers":
+        raise UnsupportedFamily(
+            f"nnterp has no {engine} family for model_type {model_type!r}; "
+            f"register one with nnterp.families.register(family, {model_type!r}, engine={engine!r})"
+        )
+    warnings.warn(
+        f"nnterp has no family for model_type {model_type!r}; the default family standardizes it as a "
+        "best-effort guess. Check model.support() for what it found, and add "
+        f"nnterp/families/{model_type}.py (or nnterp.families.register(family, {model_type!r})) "
+        "for a standardization you can rely on.",
+        UserWarning,
+        stacklevel=3,
+    )
+    from . import default
+
+    return default
+
+
+def register(family: Any, *model_types: str, engine: str | None = None) -> Any:
+    """Make `family` the one every later load of `model_types` resolves to, in this process.
+
+    Without types, the type is the last component of the family's `__name__`, as a
+    shipped module's file name gives it. Overrides a shipped or registered family.
+    Returns the family.
+    """
+    for attribute in ("RENAME", "ENVOYS"):
+        if not hasattr(family, attribute):
+            raise TypeError(f"register() takes a family with RENAME and ENVOYS; {family!r} has no {attribute}")
+    if not model_types:
+        name = getattr(family, "__name__", None)
+        if not isinstance(name, str):
+            kind = type(family).__name__
+            raise TypeError(
+                f"register() needs the model types the family covers: a {kind} has no __name__ to take one from"
+            )
+        model_types = (name.rsplit(".", 1)[-1],)
+    registry = _ENGINE_REGISTRY[_engine(engine)]
+    for model_type in model_types:
+        registry[model_type] = family
+    return family
+
+
+def __getattr__(name: str) -> Any:
+    # `nnterp.families.gpt2` imports the family module on first access.
+    if name.startswith("_"):
+        raise AttributeError(name)
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as error:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from error
+
+
+__all__ = ["REGISTRY", "UnsupportedFamily", "all_families", "known", "lookup", "register"]

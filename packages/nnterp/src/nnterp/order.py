@@ -1,0 +1,83 @@
+"""The measured forward order of a block's values, for `model.order()`.
+
+One probe trace records every location the interleaver passes, in the order the
+model passes them. The calls that interior values drill into are instrumented for
+that run, so the operations inside them are recorded too. A value's rank is the
+dense rank of the first visit to its location, so values read at one location
+share a rank.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nnsight.intervention.source import instrument, make_op
+
+from .components import DerivedEProperty, EProperty, Standard, resolve
+from .components.standard import standard_name
+
+PROBE_PROMPT = "The Eiffel Tower is in"
+
+
+def _block_values(block: Any) -> list[tuple[str, Any, EProperty]]:
+    """(dotted name, host envoy, descriptor) for every value of the block and its standard children."""
+    found = []
+    if isinstance(block, Standard):
+        found += [(name, block, attr) for name, attr in type(block).values().items()]
+    for name, child in block._named_children():
+        if isinstance(child, Standard):
+            prefix = standard_name(block, name, child)
+            found += [(f"{prefix}.{value}", child, attr) for value, attr in type(child).values().items()]
+    return found
+
+
+def _op_drills(location: str) -> list[str]:
+    # "a.b.source.call_1.source.op_0.output" needs "a.b.source.call_1" drilled.
+    parts = location.split(".")
+    bases = []
+    for i, part in enumerate(parts):
+        if part == "source" and i > 0 and "source" in parts[:i]:
+            bases.append(".".join(parts[:i]))
+    return bases
+
+
+def probe_order(model: Any, layer: int, prompt: str = PROBE_PROMPT) -> dict[str, int]:
+    """Run one probe trace and rank block `layer`'s available values by first visit."""
+    block = model.layers[layer]
+    wanted: dict[str, str] = {}
+    for name, host, attr in _block_values(block):
+        if attr.reason(host) is not None or not isinstance(attr.key, str):
+            continue
+        if attr.inside_forward() and attr.key.startswith("source"):
+            host.source  # noqa: B018 - instruments the host's forward for the probe
+        if isinstance(attr, DerivedEProperty) or attr._preprocess is None:
+            continue
+        location, _ = resolve(host, attr.key, walk=False, name=name)
+        wanted[name] = location
+    drills = {base for location in wanted.values() for base in _op_drills(location)}
+
+    interleaver = model.interleaver
+    seen: dict[str, int] = {}
+    original = interleaver.handle
+
+    def recording(provider: str, value: Any) -> Any:
+        if not seen:
+            for base in drills:
+                interleaver.sourced.setdefault(base, None)
+        seen.setdefault(provider, len(seen))
+        if provider.endswith(".fn") and provider[:-3] in drills and interleaver.sourced.get(provider[:-3]) is None:
+            base = provider[:-3]
+            interleaver.sourced[base] = instrument(
+                value, make_op(lambda base=base: (interleaver, base) if interleaver.interleaving else (None, None))
+            )
+        return original(provider, value)
+
+    interleaver.handle = recording
+    try:
+        with model.trace(prompt):
+            model.output  # noqa: B018 - a request, so the run has a worker
+    finally:
+        del interleaver.handle
+    visits = {name: seen[location] for name, location in wanted.items() if location in seen}
+    ranks = {visit: rank for rank, visit in enumerate(sorted(set(visits.values())))}
+    return {name: ranks[visit] for name, visit in sorted(visits.items(), key=lambda item: item[1])}

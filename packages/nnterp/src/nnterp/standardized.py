@@ -1,0 +1,504 @@
+"""The root: `StandardizedTransformer`, the whole-model values, the sizes and the methods.
+
+`Standardized` is the engine-independent part (sizes, `support()`, `steer`,
+`skip_layers`, the token helpers); `StandardizedTransformer` mixes it over nnsight's
+`TransformersModel`. Nothing here names an operation inside a forward or a family's
+config keys: those live in the family modules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import partial
+from typing import Any, Callable
+
+import torch
+from jaxtyping import Float, Int
+from nnsight import TransformersModel
+from torch import Tensor
+
+from . import families
+from .components import (
+    BATCH,
+    DEFAULT_HEAD,
+    HIDDEN,
+    SEQ,
+    VOCAB,
+    DerivedEProperty,
+    EProperty,
+    Residual,
+    Unavailable,
+    blocks_support,
+    block_rows,
+    named_layout,
+    resolve,
+)
+from .families import default as default_family
+from .order import probe_order
+
+# The logits over the vocabulary at every position.
+Logits = named_layout("Logits", Float[Tensor, f"{BATCH} {SEQ} {VOCAB}"])
+# The next-token distribution at the last position.
+NextTokenProbs = named_layout("NextTokenProbs", Float[Tensor, f"{BATCH} {VOCAB}"])
+# Token ids, or the attention mask over them.
+Tokens = named_layout("Tokens", Int[Tensor, f"{BATCH} {SEQ}"])
+
+SIZES = ("num_layers", "hidden_size", "vocab_size", "num_heads", "num_kv_heads", "head_dim", "qk_head_dim", "intermediate_size")
+
+
+class _FromLogits(DerivedEProperty):
+    """A value derived from the logits: assigning it points at `model.logits`."""
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        raise AttributeError(
+            f"{self.name} is derived from the logits and cannot be assigned; assign model.logits instead"
+        )
+
+
+class StandardizedProperty:
+    """A root size: the family's `def <size>(model)` when it defines one, else the plain rule. Read-only."""
+
+    def __init__(self, rule: Callable[[Any], int]) -> None:
+        self.rule = rule
+        self.__doc__ = rule.__doc__
+        self.name = rule.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        own = getattr(obj.family, self.name, None)
+        if callable(own):
+            return own(obj)
+        return self.rule(obj)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        raise AttributeError(
+            f"{self.name} is read off the config and cannot be assigned; "
+            f"a family defines `def {self.name}(model)` in its module to say it otherwise"
+        )
+
+
+class StandardizedCapability:
+    """A root method the family may replace with a module-level function of the same name."""
+
+    def __init__(self, method: Callable) -> None:
+        self.method = method
+        self.__doc__ = method.__doc__
+        self.name = method.__name__
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        own = getattr(obj.family, self.name, None)
+        if callable(own):
+            return partial(own, obj)
+        return partial(self.method, obj)
+
+
+def _text_config(model: Any) -> Any:
+    config = model.config
+    return config.get_text_config() if hasattr(config, "get_text_config") else config
+
+
+def _size(name: str, doc: str):
+    def rule(model: Any) -> int:
+        return getattr(_text_config(model), name)
+
+    rule.__name__ = name
+    rule.__doc__ = doc
+    return rule
+
+
+def default_project_on_vocab(model: Any, hidden: Any) -> Any:
+    """Logits for a residual-stream tensor: the final norm, `lm_head`, then the text config's softcap if it sets one."""
+    if model.family is default_family:
+        raise Unavailable(f"{model.path}.project_on_vocab is not available: {DEFAULT_HEAD}")
+    if not model.interleaver.interleaving:
+        hidden = hidden.to(model.lm_head._module.weight.device)
+    logits = model.lm_head(model.norm(hidden))
+    cap = getattr(_text_config(model), "final_logit_softcapping", None)
+    if cap:
+        logits = cap * torch.tanh(logits / cap)
+    return logits
+
+
+class Standardized:
+    """The engine-independent root: the sizes, `support()`, and the methods over the standard values."""
+
+    family: Any
+
+    # -- sizes ------------------------------------------------------------------
+
+    @StandardizedProperty
+    def num_layers(self) -> int:
+        """The number of blocks, `len(model.layers)`."""
+        return len(self.layers)
+
+    hidden_size = StandardizedProperty(_size("hidden_size", "The residual stream's width, `config.hidden_size`."))
+    vocab_size = StandardizedProperty(_size("vocab_size", "The vocabulary size, `config.vocab_size`."))
+    num_heads = StandardizedProperty(_size("num_attention_heads", "The query heads, `config.num_attention_heads`."))
+    intermediate_size = StandardizedProperty(_size("intermediate_size", "The MLP width, `config.intermediate_size`."))
+
+    @StandardizedProperty
+    def num_kv_heads(self) -> int:
+        """The key/value heads: `config.num_key_value_heads`, else `num_heads`."""
+        return getattr(_text_config(self), "num_key_value_heads", None) or self.num_heads
+
+    @StandardizedProperty
+    def head_dim(self) -> int:
+        """One head's width: `config.head_dim` when set, else `hidden_size // num_heads`."""
+        return getattr(_text_config(self), "head_dim", None) or self.hidden_size // self.num_heads
+
+    @StandardizedProperty
+    def qk_head_dim(self) -> int:
+        """One head's query/key width: `head_dim` unless the family separates them."""
+        return self.head_dim
+
+    # -- availability -------------------------------------------------------------
+
+    def support(self, layer: int | None = None) -> dict[str, Any]:
+        """Which values this checkpoint has, from the config and the module tree; nothing runs.
+
+        Without `layer`: the root's values, then every block value by dotted name,
+        `None` when every block has it, else `{layer: reason}`. With `layer`: that
+        block's values, flat.
+        """
+        if layer is not None:
+            return block_rows(self.layers[layer])
+        rows = {name: attr.reason(self) for name, attr in _root_values(type(self)).items()}
+        rows.update(blocks_support(self.layers))
+        return rows
+
+    # -- methods ------------------------------------------------------------------
+
+    def skip_layers(self, start: int, end: int, skip_with: Any = None) -> None:
+        """Blocks `start` to `end` (inclusive, negatives from the end) do not run.
+
+        Block `end + 1` receives the stream entering block `start`, or `skip_with`
+        (`[batch, seq, hidden_size]`) when given. Call it inside a trace, before block
+        `start` runs; it reads `layers[start].input` itself.
+        """
+        count = len(self.layers)
+        start, end = _index(start, count, "start"), _index(end, count, "end")
+        if start > end:
+            raise ValueError(f"skip_layers({start}, {end}): start comes after end; pass them in ascending order")
+        stream = self.layers[start].layer_input if skip_with is None else skip_with
+        for index in range(start, end + 1):
+            block = self.layers[index]
+            block.skip(block.skip_with(stream) if hasattr(block, "skip_with") else stream)
+
+    def steer(
+        self,
+        layers: int | list[int],
+        vector: Any,
+        factor: float = 1.0,
+        token_positions: int | list[int] | slice | None = None,
+        batch_index: int | list[int] | slice | None = None,
+    ) -> None:
+        """Add `factor * vector` to `layer_output` of each block in `layers`, in place.
+
+        `layers` is an int or an ascending list. `vector` is `[hidden_size]` or
+        broadcastable to the selected slice, cast to the stream's dtype and device.
+        `token_positions` and `batch_index` restrict the add; both default to all.
+        """
+        if isinstance(layers, int):
+            layers = [layers]
+        layers = list(layers)
+        if any(b <= a for a, b in zip(layers, layers[1:])):
+            raise ValueError(
+                f"steer() takes the layers in ascending order, since a trace reads blocks in forward order; got {layers}"
+            )
+        for index in layers:
+            stream = self.layers[index].layer_output
+            rows = _selector(batch_index)
+            cols = _selector(token_positions)
+            if isinstance(rows, list) and isinstance(cols, list):
+                rows = torch.tensor(rows)[:, None]
+                cols = torch.tensor(cols)[None, :]
+            stream[rows, cols] += factor * vector.to(device=stream.device, dtype=stream.dtype)
+
+    def probs_to_dict(self, probs: Any, k: int = 5) -> dict[str, float]:
+        """The `k` most likely tokens of one `[vocab_size]` distribution, most likely first.
+
+        Keys are decoded text; where two of the `k` decode alike, those are keyed by the
+        tokenizer's vocabulary token instead.
+        """
+        if probs.dim() != 1:
+            raise ValueError(
+                f"probs_to_dict takes one [vocab_size] distribution, got shape {tuple(probs.shape)}; "
+                "index a row first, e.g. probs[0]"
+            )
+        top = probs.detach().float().topk(k)
+        ids = top.indices.tolist()
+        texts = [self.tokenizer.decode([token]) for token in ids]
+        raw = self.tokenizer.convert_ids_to_tokens(ids)
+        clashes = {text for text in texts if texts.count(text) > 1}
+        keys = [raw[i] if text in clashes else text for i, text in enumerate(texts)]
+        return {key: value for key, value in zip(keys, top.values.tolist())}
+
+    def get_topk_closest_tokens(self, hidden: Any, k: int = 5) -> list[dict[str, float]]:
+        """`project_on_vocab`, softmax, then the `k` most likely tokens for each position of `hidden`.
+
+        Always a list of one dict per row of `hidden.reshape(-1, hidden_size)`.
+        """
+        logits = self.project_on_vocab(hidden.reshape(-1, hidden.shape[-1]))
+        probs = logits.float().softmax(-1)
+        return [self.probs_to_dict(row, k=k) for row in probs]
+
+    project_on_vocab = StandardizedCapability(default_project_on_vocab)
+
+
+def _index(index: int, count: int, name: str) -> int:
+    resolved = index + count if index < 0 else index
+    if not 0 <= resolved < count:
+        raise IndexError(f"{name}={index} is out of range for a model with {count} blocks")
+    return resolved
+
+
+def _selector(select: Any) -> Any:
+    if select is None:
+        return slice(None)
+    if isinstance(select, tuple):
+        return list(select)
+    return select
+
+
+def _root_values(cls: type) -> dict[str, EProperty]:
+    found: dict[str, EProperty] = {}
+    for klass in reversed(cls.__mro__):
+        for name, attr in vars(klass).items():
+            if isinstance(attr, EProperty):
+                found[name] = attr
+    return found
+
+
+def _read_config(repo_id: Any, kwargs: dict) -> Any:
+    """The checkpoint's config: a ready module's own, else read with the call's revision and trust_remote_code."""
+    if isinstance(repo_id, torch.nn.Module):
+        config = getattr(repo_id, "config", None)
+        if config is None:
+            raise ValueError(
+                f"StandardizedTransformer wraps a transformers model with a `config`; {type(repo_id).__name__} has none. "
+                "Pass family= to say how to standardize it, or load it from a checkpoint"
+            )
+        return config
+    from transformers import AutoConfig
+
+    options = {key: kwargs[key] for key in ("revision", "trust_remote_code") if key in kwargs}
+    return AutoConfig.from_pretrained(repo_id, **options)
+
+
+def _model_type(config: Any) -> str:
+    text = getattr(config, "text_config", None)
+    if text is not None and getattr(text, "model_type", None):
+        return text.model_type
+    return config.model_type
+
+
+class StandardizedTransformer(Standardized, TransformersModel):
+    """A `TransformersModel` with one set of module names and standard values on every family.
+
+    Args:
+        repo_id: A Hub repo id, a local checkpoint directory, or a loaded `torch.nn.Module`.
+        family: The family for this load, a module or any object with `RENAME` and
+            `ENVOYS`; the config's `model_type` and the registry are not consulted.
+        rename: Aliases merged over the family's `RENAME`; a key given here wins.
+        envoys: Envoy classes merged over nnsight's tensor-parallel envoys and the
+            family's `ENVOYS`; a key given here wins.
+        tokenizer_kwargs: Attributes set on the loaded tokenizer (`padding_side`, `pad_token`).
+        **kwargs: Passed to `TransformersModel` (`dispatch`, `device`, `dtype`,
+            `attn_implementation`, `revision`, `trust_remote_code`, `task`, which
+            defaults to `"text-generation"`).
+    """
+
+    def __init__(
+        self,
+        repo_id: Any,
+        family: Any = None,
+        rename: dict | None = None,
+        envoys: dict | None = None,
+        tokenizer_kwargs: dict | None = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("task", "text-generation")
+        if family is None:
+            config = _read_config(repo_id, kwargs)
+            family = families.lookup(_model_type(config))
+        for attribute in ("RENAME", "ENVOYS"):
+            if not hasattr(family, attribute):
+                raise TypeError(f"family= takes a module or object with RENAME and ENVOYS; {family!r} has no {attribute}")
+        self.family = family
+        self._tokenizer_kwargs = dict(tokenizer_kwargs or {})
+        self._prefix_false_tokenizer = None
+        self._order_cache: dict[int, dict[str, int]] = {}
+        merged_rename = {**family.RENAME, **(rename or {})}
+        merged_envoys = {**_base_envoys(repo_id, kwargs), **family.ENVOYS, **(envoys or {})}
+        _load_preprocessor(repo_id, kwargs)
+        super().__init__(repo_id, rename=merged_rename, envoys=merged_envoys, **kwargs)
+        if family is default_family:
+            default_family.check(self)
+
+    # -- loading ----------------------------------------------------------------
+
+    def _configure_tokenizer(self) -> None:
+        super()._configure_tokenizer()
+        # Applied after nnsight's defaults, and again on every dispatch, so a
+        # caller's padding side survives the load of the real weights.
+        if self.tokenizer is not None:
+            for name, value in getattr(self, "_tokenizer_kwargs", {}).items():
+                setattr(self.tokenizer, name, value)
+
+    @property
+    def add_prefix_false_tokenizer(self) -> Any:
+        """The tokenizer loaded again with `add_prefix_space=False`, on first use."""
+        if self._prefix_false_tokenizer is None:
+            from transformers import AutoTokenizer
+
+            source = self.repo_id if isinstance(self.repo_id, str) else self.tokenizer.name_or_path
+            options = {key: self.kwargs[key] for key in ("revision", "trust_remote_code") if key in self.kwargs}
+            self._prefix_false_tokenizer = AutoTokenizer.from_pretrained(source, add_prefix_space=False, **options)
+        return self._prefix_false_tokenizer
+
+    # -- remote -------------------------------------------------------------------
+
+    def _remoteable_class(self) -> type:
+        # The server rebuilds a plain TransformersModel; nnterp, installed there,
+        # standardizes it by reference.
+        return TransformersModel
+
+    def _remoteable_model_key(self) -> str:
+        repo_id = self.repo_id
+        offline = os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0", "false", "False")
+        if isinstance(repo_id, str) and (offline or os.path.isdir(repo_id)):
+            # A local path or an offline machine has no Hub id to canonicalize.
+            data: dict[str, Any] = {"repo_id": repo_id, "revision": self.revision}
+            if self.kwargs.get("trust_remote_code"):
+                data["trust_remote_code"] = True
+            data["task"] = self.task
+            return json.dumps(data)
+        return super()._remoteable_model_key()
+
+    # -- order --------------------------------------------------------------------
+
+    def order(self, layer: int | None = None) -> dict[str, int]:
+        """The forward order of block `layer`'s available values: name to rank, equal ranks at one location.
+
+        Measured by one probe run on the first call for a block, then cached.
+        """
+        layer = 0 if layer is None else _index(layer, len(self.layers), "layer")
+        if layer not in self._order_cache:
+            self._order_cache[layer] = probe_order(self, layer)
+        return dict(self._order_cache[layer])
+
+    def rank(self, name: str, layer: int | None = None) -> tuple[str, int]:
+        """Where value `name` of block `layer` is read: `(side, rank)`, side `"block"` or `"root"`."""
+        if name in _root_values(type(self)):
+            names = list(_root_values(type(self)))
+            return "root", names.index(name)
+        order = self.order(layer)
+        if name not in order:
+            raise KeyError(
+                f"{name!r} is not an available value of block {layer}; model.support(layer={layer}) lists them"
+            )
+        return "block", order[name]
+
+    # -- root values ----------------------------------------------------------------
+
+    @EProperty("inputs", select="input_ids", description="The token ids the model was called with")
+    def input_ids(self, value) -> Tokens:
+        return value
+
+    @EProperty("inputs", description="The mask the model was called with; zeros are padding")
+    def attention_mask(self, value) -> Tokens:
+        args, kwargs = value
+        mask = kwargs.get("attention_mask")
+        if mask is None:
+            # generate calls the model without a mask when nothing is padded; the
+            # all-ones mask it stands for is installed so that reads and writes agree.
+            ids = kwargs.get("input_ids", args[0] if args else None)
+            mask = torch.ones(ids.shape[:2], dtype=torch.long, device=ids.device)
+            from nnsight.intervention.interleaver import Mediator
+
+            Mediator.swap(f"{self.path}.input", (args, {**kwargs, "attention_mask": mask}))
+        return mask
+
+    @attention_mask.postprocess
+    def attention_mask(self, value):
+        from nnsight.intervention.interleaver import Mediator
+
+        args, kwargs = Mediator.value(f"{self.path}.input")
+        return args, {**kwargs, "attention_mask": value}
+
+    @EProperty("inputs", select="input_ids", description="The shape of the token ids")
+    def input_size(self, value):
+        return value.shape
+
+    @input_size.postprocess
+    def input_size(self, value):
+        raise AttributeError("input_size is the shape of input_ids and cannot be assigned; assign model.input_ids instead")
+
+    @EProperty("embed_tokens.output", description="The embedding module's output")
+    def token_embeddings(self, value) -> Residual:
+        return value
+
+    @EProperty("norm.output", description="The final norm's output, what the head reads")
+    def final_norm_output(self, value) -> Residual:
+        return value
+
+    @EProperty("lm_head.output", description="The head's own projection")
+    def lm_head_output(self, value) -> Logits:
+        return value
+
+    @EProperty("output", description="The logits the model returns, after anything it does past the head")
+    def logits(self, value) -> Logits:
+        return value.logits
+
+    @logits.postprocess
+    def logits(self, value):
+        from nnsight.intervention.interleaver import Mediator
+
+        output = Mediator.value(f"{self.path}.output")
+        output["logits"] = value
+        return output
+
+    def _next_token_probs(self) -> NextTokenProbs:
+        return self.logits[:, -1].softmax(-1)
+
+    next_token_probs = _FromLogits(_next_token_probs, description="The softmax of the logits at the last position")
+
+
+def _base_envoys(repo_id: Any, kwargs: dict) -> dict:
+    # TransformersModel only defaults to the tensor-parallel envoys when no map is
+    # passed, and nnterp always passes one.
+    from nnsight.modeling.tp.envoys import tp_envoys, wants_tensor_parallel
+
+    return tp_envoys() if wants_tensor_parallel(repo_id, kwargs) else {}
+
+
+def _load_preprocessor(repo_id: Any, kwargs: dict) -> None:
+    """Load the tokenizer (or a wrapper's processor) here, since nnsight cannot guess it offline."""
+    task = kwargs.get("task")
+    slot = "processor" if task == "image-text-to-text" else "tokenizer"
+    if kwargs.get(slot) is not None:
+        return
+    source = repo_id
+    if isinstance(repo_id, torch.nn.Module):
+        source = getattr(getattr(repo_id, "config", None), "_name_or_path", None)
+        if not source:
+            return
+    options = {key: kwargs[key] for key in ("revision", "trust_remote_code") if key in kwargs}
+    if slot == "processor":
+        from transformers import AutoProcessor
+
+        kwargs[slot] = AutoProcessor.from_pretrained(source, **options)
+    else:
+        from transformers import AutoTokenizer
+
+        kwargs[slot] = AutoTokenizer.from_pretrained(source, **options)
+
+
+__all__ = ["Logits", "NextTokenProbs", "Standardized", "StandardizedTransformer", "Tokens", "SIZES", "resolve"]
