@@ -1,0 +1,111 @@
+"""BLOOM (`BloomForCausalLM`): its own attention arithmetic, and the residual added inside each sublayer.
+
+Both sublayers take the residual as an argument and return `dropout_add(x,
+residual)`, so a module's output is a state of the stream and the contribution is
+the first argument of that call. The attention never calls the shared interface:
+its queries, keys and values come out of `_reshape`, the scores enter
+`F.softmax`, and the pattern leaves `attention_dropout`, under any
+`attn_implementation`. The block returns `(hidden_states, attn_weights)`.
+"""
+
+from transformers.models.bloom.modeling_bloom import BloomAttention, BloomBlock, BloomMLP
+
+from nnterp.components import Attention, EProperty, HeadOutputs, Keys, Layer, Mlp, Pattern, Queries, Residual, Values
+
+RENAME = {
+    "transformer.word_embeddings": "embed_tokens",
+    "transformer.h": "layers",
+    "transformer.ln_f": "norm",
+    "self_attention": "self_attn",
+    "self_attention.dense": "self_attention.o_proj",
+    "dense_4h_to_h": "down_proj",
+    "gelu_impl": "act_fn",
+}
+
+SLICED = "this checkpoint sets slow_but_exact with pretraining_tp > 1, which projects the heads slice by slice"
+
+
+def own_arithmetic(attention) -> str | None:
+    """BLOOM's interior is its own forward's, which runs under every attention implementation."""
+    return attention.off_interface()
+
+
+def sliced_projection(attention) -> str | None:
+    """The output projection is skipped when the config projects slice by slice."""
+    module = attention._module
+    return SLICED if module.pretraining_tp > 1 and module.slow_but_exact else None
+
+
+class Layer(Layer):
+    """BLOOM's block; it returns `(hidden_states, attn_weights)`."""
+
+    returns_tuple = True
+
+
+class Attention(Attention):
+    """BLOOM's attention, read at its own operations; the contribution enters `dropout_add`."""
+
+    def off_interface(self) -> str | None:
+        return None
+
+    @EProperty("source.self__reshape_0.output", select=0, description=Attention.attention_queries.description, unavailable=own_arithmetic)
+    def attention_queries(self, value) -> Queries:
+        return value
+
+    @EProperty("source.self__reshape_0.output", select=1, description=Attention.attention_keys.description, unavailable=own_arithmetic)
+    def attention_keys(self, value) -> Keys:
+        return value
+
+    @EProperty("source.self__reshape_0.output", select=2, description=Attention.attention_values.description, unavailable=own_arithmetic)
+    def attention_values(self, value) -> Values:
+        return value
+
+    @EProperty("source.F_softmax_0.input", description=Attention.attention_scores.description, unavailable=own_arithmetic)
+    def attention_scores(self, value) -> Pattern:
+        return value
+
+    @EProperty("attention_dropout.output", description=Attention.attention_probabilities.description, unavailable=own_arithmetic)
+    def attention_probabilities(self, value) -> Pattern:
+        return value
+
+    @EProperty("source.self__merge_heads_0.output", description=Attention.attention_head_outputs.description, unavailable=own_arithmetic)
+    def attention_head_outputs(self, value) -> HeadOutputs:
+        return value.unflatten(-1, (self.num_heads, -1))
+
+    @attention_head_outputs.postprocess
+    def attention_head_outputs(self, value):
+        return value.flatten(-2)
+
+    @EProperty("o_proj.input", description=Attention.attention_premix.description, unavailable=sliced_projection)
+    def attention_premix(self, value) -> HeadOutputs:
+        return value.unflatten(-1, (self.num_heads, -1))
+
+    @attention_premix.postprocess
+    def attention_premix(self, value):
+        return value.flatten(-2)
+
+    @EProperty(
+        "source.dropout_add_0.input",
+        description="What the attention adds to the residual stream: the tensor entering dropout_add",
+    )
+    def attention_output(self, value) -> Residual:
+        return value
+
+
+class Mlp(Mlp):
+    """BLOOM's MLP; the contribution enters `dropout_add`, the activation is `gelu_impl`."""
+
+    @EProperty(
+        "source.dropout_add_0.input",
+        description="What the MLP adds to the residual stream: the tensor entering dropout_add",
+    )
+    def mlp_output(self, value) -> Residual:
+        return value
+
+
+def intermediate_size(model) -> int:
+    """BLOOM's MLP is four times the hidden size; the config has no width key."""
+    return 4 * model.hidden_size
+
+
+ENVOYS = {BloomBlock: Layer, BloomAttention: Attention, BloomMLP: Mlp}
