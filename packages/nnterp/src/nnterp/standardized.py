@@ -90,6 +90,9 @@ class StandardizedCapability:
         self.__doc__ = method.__doc__
         self.name = method.__name__
 
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
     def __get__(self, obj: Any, owner: Any = None) -> Any:
         if obj is None:
             return self

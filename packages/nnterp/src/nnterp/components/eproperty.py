@@ -256,8 +256,12 @@ class DerivedEProperty(EProperty):
 
 
 def unavailable(reason: str) -> EProperty:
-    """The marker a family assigns in place of a value it lacks, with the reason."""
-    return EProperty(unavailable=reason)
+    """The marker a family assigns in place of a value it lacks, with the reason.
+
+    It keeps the name in the tree, prints as `(name): Unavailable: <reason>`, makes
+    `support()` report the reason, and makes every read and write raise `Unavailable`.
+    """
+    return EProperty(unavailable=reason, description=f"Unavailable: {reason}")
 
 
 # -- paths -------------------------------------------------------------------------

@@ -139,28 +139,24 @@ def check(model: Any) -> None:
             "Add a family module named after the model_type (docs/extending/adding-a-family.md)."
         )
     hidden = getattr(model.config.get_text_config(), "hidden_size", None)
-    for index, block in enumerate(model.layers):
-        shape = _scan_block(model, index)
-        if shape is not None and (len(shape) != 3 or (hidden is not None and shape[-1] != hidden)):
-            raise UnsupportedFamily(
-                f"the default family cannot standardize {kind}: block {index} passes a stream of shape "
-                f"{tuple(shape)}, not [batch, seq, hidden_size]. Add a family module named after the model_type "
-                "(docs/extending/adding-a-family.md)."
-            )
-        break
+    shape = _scan_block(model, 0)
+    if shape is not None and (len(shape) != 3 or (hidden is not None and shape[-1] != hidden)):
+        raise UnsupportedFamily(
+            f"the default family cannot standardize {kind}: block 0 passes a stream of shape "
+            f"{tuple(shape)}, not [batch, seq, hidden_size]. Add a family module named after the model_type "
+            "(docs/extending/adding-a-family.md)."
+        )
 
 
-def _scan_block(model: Any, index: int) -> Any:
-    """The shape of block `index`'s output tensor on a shape-only run, or `None` if the scan cannot tell."""
+def _scan_block(model: Any, index: int) -> list[int] | None:
+    """The shape of block `index`'s output tensor on a shape-only run, or `None` when the scan cannot run."""
+    import nnsight
+
     from nnterp.components import first_tensor
 
     try:
         with model.scan("a b"):
-            shape = first_tensor(model.layers[index].output).shape
-            shape = list(shape)
-            shape = model.layers[index].output.__class__ and shape
-            shape = [int(size) for size in shape]
-            shape_saved = shape
-        return shape_saved
-    except Exception:  # a scan that cannot run tells nothing about the shape
+            shape = nnsight.save([int(size) for size in first_tensor(model.layers[index].output).shape])
+    except Exception:  # a scan that cannot run says nothing about the stream's shape
         return None
+    return list(shape)

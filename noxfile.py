@@ -1,0 +1,91 @@
+"""The monorepo's sessions: the per-family suites across transformers releases, the demo, lint, docs, bench.
+
+Every session venv gets `torch==2.13.0` first (a CPU build lies on the development
+machines' disk; an unpinned torch would pull a CUDA build of several GB), then the
+monorepo's packages. Set `NNTERP_TORCH_INDEX` to an index URL (e.g. PyTorch's CPU
+index) where torch must come from elsewhere.
+
+    nox -s tests                       # every release of the matrix, on this interpreter
+    nox -s "tests(transformers='5.24.0')"
+    nox -s demo                        # python -m nnterp inspect on the demo checkpoint
+"""
+
+from __future__ import annotations
+
+import os
+
+import nox
+
+#: The transformers releases the matrix tests: the floor, one in the middle, the newest.
+TRANSFORMERS = ["5.17.0", "5.20.2", "5.24.0"]
+TORCH = "torch==2.13.0"
+NNSIGHT = "nnsight==0.8.1"
+
+nox.options.sessions = ["tests", "demo", "lint"]
+nox.options.reuse_existing_virtualenvs = True
+
+ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "CUDA_VISIBLE_DEVICES": "", "TOKENIZERS_PARALLELISM": "false"}
+
+
+def install_stack(session: nox.Session, transformers: str | None = None) -> None:
+    """torch first, then nnsight and the pinned transformers, then the monorepo's packages."""
+    index = os.environ.get("NNTERP_TORCH_INDEX")
+    session.install(TORCH, *(["--index-url", index] if index else []))
+    session.install(NNSIGHT, f"transformers=={transformers}" if transformers else "transformers>=5.17,<5.25")
+    session.install("./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
+
+
+@nox.session
+@nox.parametrize("transformers", TRANSFORMERS)
+def tests(session: nox.Session, transformers: str) -> None:
+    """The per-family suites, the harness's checkpoint checks and the root tests, on one transformers release."""
+    install_stack(session, transformers)
+    workers = os.environ.get("NNTERP_TEST_WORKERS", "2")
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "harness/families",
+        "harness/tests",
+        "packages/nnterp/tests",
+        "packages/nnterp-vllm/tests",
+        "-n",
+        workers,
+        "--dist",
+        "loadgroup",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        ".",
+        *session.posargs,
+        env=ENV,
+    )
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The main job: `python -m nnterp inspect` on the embedded demo checkpoint."""
+    install_stack(session)
+    session.run("python", "-m", "nnterp", "inspect", *session.posargs, env=ENV)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff over the packages, the harness and this file."""
+    session.install("ruff")
+    session.run("ruff", "check", "packages", "harness", "noxfile.py", "benchmarks")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the mkdocs-material site strictly."""
+    session.install("mkdocs-material")
+    session.run("mkdocs", "build", "--strict", "-f", "site/mkdocs.yml", "-d", os.path.join(session.create_tmp(), "site"))
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """The benchmarks under benchmarks/: speed and memory, never asserted in tests."""
+    install_stack(session)
+    session.run("python", "benchmarks/run.py", *session.posargs, env=ENV)

@@ -1,0 +1,6 @@
+"""`python -m nnterp inspect [REPO_OR_PATH] [--prompt TEXT]`: what nnterp makes of a checkpoint."""
+
+from .inspect import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,172 @@
+"""The family registry: lookup order, register, known(), the light import, family=, the remote key."""
+
+import subprocess
+import sys
+import types
+import warnings
+
+import pytest
+
+import nnterp
+from nnterp import StandardizedTransformer, families
+from nnterp.families import default, gpt2, llama
+
+
+def test_every_family_module_is_named_after_its_model_type():
+    from transformers import CONFIG_MAPPING
+
+    shipped = families.known()
+    assert {"gpt2", "llama", "gpt_neox", "qwen2", "gemma2", "bloom", "opt"} <= set(shipped)
+    assert "default" not in shipped
+    for model_type in shipped:
+        assert model_type in CONFIG_MAPPING, model_type
+
+
+def test_import_nnterp_loads_no_modeling_module_and_lookup_loads_one_family():
+    code = (
+        "import sys, nnterp\n"
+        "bad = [m for m in sys.modules if m.startswith('transformers.models.') and '.modeling_' in m]\n"
+        "assert not bad, bad\n"
+        "from nnterp import families\n"
+        "families.lookup('gpt2')\n"
+        "fams = sorted(m for m in sys.modules if m.startswith('nnterp.families.'))\n"
+        "assert fams == ['nnterp.families.default', 'nnterp.families.gpt2'], fams\n"
+        "mods = sorted(m for m in sys.modules if m.startswith('transformers.models.') and '.modeling_' in m and '.auto.' not in m)\n"
+        "assert mods == ['transformers.models.gpt2.modeling_gpt2'], mods\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_unknown_model_type_falls_back_to_default_with_a_warning():
+    with pytest.warns(UserWarning, match="nnterp has no family for model_type 'nanochat'.*nnterp/families/nanochat.py"):
+        assert families.lookup("nanochat") is default
+
+
+def test_register_adds_overrides_and_cleans_up():
+    variant = types.SimpleNamespace(**vars(gpt2))
+    try:
+        assert families.register(variant, "gpt2") is variant
+        assert families.lookup("gpt2") is variant
+    finally:
+        del families.REGISTRY["gpt2"]
+    assert families.lookup("gpt2") is gpt2
+
+
+def test_register_takes_the_type_from_the_module_name():
+    try:
+        families.register(llama)
+        assert families.REGISTRY["llama"] is llama
+    finally:
+        del families.REGISTRY["llama"]
+
+
+def test_register_refuses_a_nameless_namespace():
+    with pytest.raises(TypeError, match="a SimpleNamespace has no __name__ to take one from"):
+        families.register(types.SimpleNamespace(RENAME={}, ENVOYS={}))
+
+
+def test_vllm_engine_has_no_default():
+    with pytest.raises(nnterp.UnsupportedFamily):
+        families.lookup("llama", engine="vllm")
+
+
+def test_family_keyword_takes_a_namespace_for_one_load(path):
+    variant = types.SimpleNamespace(**vars(gpt2))
+    variant.RENAME = {**gpt2.RENAME, "mlp": ["mlp", "ffn"]}
+    model = StandardizedTransformer(path("gpt2"), family=variant)
+    assert model.family is variant
+    assert model.layers[0].ffn is model.layers[0].mlp
+    assert families.REGISTRY == {}
+    assert model.intermediate_size == 4 * model.hidden_size
+
+
+def test_a_size_or_project_on_vocab_on_the_family_wins(path):
+    variant = types.SimpleNamespace(**vars(llama))
+    variant.hidden_size = lambda model: 12345
+    variant.project_on_vocab = lambda model, hidden: "own"
+    model = StandardizedTransformer(path("llama"), family=variant)
+    assert model.hidden_size == 12345
+    assert model.project_on_vocab(None) == "own"
+
+
+def test_a_namespace_without_the_size_function_falls_back_to_the_config(path):
+    bare = types.SimpleNamespace(RENAME=gpt2.RENAME, ENVOYS=gpt2.ENVOYS)
+    model = StandardizedTransformer(path("gpt2"), family=bare)
+    assert model.support()["layer_output"] is None
+    with pytest.raises(AttributeError):
+        model.intermediate_size  # noqa: B018 - GPT-2's config has no intermediate_size
+
+
+def test_sizes_refuse_assignment(gpt2):
+    with pytest.raises(AttributeError, match="read off the config.*def hidden_size\\(model\\)"):
+        gpt2.hidden_size = 5
+
+
+def test_rename_and_envoys_merge_over_the_family(path):
+    from transformers.models.gpt2.modeling_gpt2 import GPT2MLP
+
+    class MyMlp(gpt2.Mlp):
+        pass
+
+    model = StandardizedTransformer(
+        path("gpt2"), rename={"transformer.wpe": "embed_positions", "mlp": "ffn"}, envoys={GPT2MLP: MyMlp}
+    )
+    assert model.embed_positions is model.transformer.wpe
+    assert model.layers[0].ffn is model.layers[0].mlp
+    assert model.layers[0].self_attn is model.transformer.h[0].attn
+    assert all(type(layer.mlp) is MyMlp for layer in model.layers)
+
+
+def test_a_preloaded_module_uses_its_own_config(path):
+    from transformers import AutoModelForCausalLM
+
+    raw = AutoModelForCausalLM.from_pretrained(path("gpt2"), attn_implementation="eager")
+    model = StandardizedTransformer(raw)
+    assert model.family is gpt2
+    with model.trace("Hello world"):
+        out = model.layers[0].layer_output.save()
+    assert out.shape[-1] == model.hidden_size
+
+
+def test_remote_key_names_transformers_model_without_the_network(gpt2):
+    key = gpt2.to_model_key()
+    assert key.startswith("nnsight.modeling.transformers.TransformersModel:")
+    assert gpt2.repo_id in key
+
+
+def test_family_without_rename_is_refused(path):
+    with pytest.raises(TypeError, match="RENAME and ENVOYS"):
+        StandardizedTransformer(path("gpt2"), family=object())
+
+
+def test_the_default_family_standardizes_a_known_layout(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = StandardizedTransformer(path("llama"), family=default, dispatch=True)
+    support = model.support()
+    assert support["layer_output"] is None
+    assert "cannot tell what this sublayer adds" in support["mlp.mlp_output"][0]
+    assert "cannot tell" in support["self_attn.attention_output"][0]
+    assert "cannot tell" in support["layer_mid"][0]
+    with pytest.raises(nnterp.Unavailable, match="project_on_vocab"):
+        model.project_on_vocab(None)
+
+
+def test_the_default_family_bit_matches_the_dedicated_one(path, llama):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        guess = StandardizedTransformer(path("llama"), family=default, dispatch=True, attn_implementation="eager")
+    prompt = "The Eiffel Tower is in"
+    with guess.trace(prompt):
+        a = guess.layers[1].layer_output.save()
+        b = guess.logits.save()
+    with llama.trace(prompt):
+        c = llama.layers[1].layer_output.save()
+        d = llama.logits.save()
+    assert a.equal(c) and b.equal(d)
+
+
+def test_the_default_family_refuses_what_it_cannot_name_and_suggests_a_rename(path):
+    with pytest.raises(nnterp.UnsupportedFamily, match=r"found no embed_tokens.*perhaps rename=\{'model.embed_tokens': 'embed_tokens'\}"):
+        StandardizedTransformer(path("llama"), family=default, rename={"model.embed_tokens": "emb"})
