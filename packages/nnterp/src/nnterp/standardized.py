@@ -423,7 +423,9 @@ class StandardizedTransformer(Standardized, TransformersModel):
             # generate calls the model without a mask when nothing is padded; the
             # all-ones mask it stands for is installed so that reads and writes agree.
             ids = kwargs.get("input_ids", args[0] if args else None)
-            mask = torch.ones(ids.shape[:2], dtype=torch.long, device=ids.device)
+            cache = kwargs.get("past_key_values")
+            past = cache.get_seq_length() if cache is not None and hasattr(cache, "get_seq_length") else 0
+            mask = torch.ones((ids.shape[0], past + ids.shape[1]), dtype=torch.long, device=ids.device)
             from nnsight.intervention.interleaver import Mediator
 
             Mediator.swap(f"{self.path}.input", (args, {**kwargs, "attention_mask": mask}))

@@ -35,7 +35,7 @@ HeadOutputs = named_layout("HeadOutputs", Float[Tensor, f"{BATCH} {SEQ} {HEADS} 
 
 def needs_eager(envoy: Any) -> str | None:
     """The reason an interior value is missing when the model does not run the eager attention."""
-    implementation = getattr(envoy._module.config, "_attn_implementation", None) or "eager"
+    implementation = getattr(module_config(envoy), "_attn_implementation", None) or "eager"
     if implementation != "eager":
         return (
             f"read inside the eager attention forward, but this model runs '{implementation}'; "
@@ -47,6 +47,14 @@ def needs_eager(envoy: Any) -> str | None:
 def interface_reason(envoy: Any) -> str | None:
     """The predicate the interior values carry: the attention envoy's own `off_interface()`."""
     return envoy.off_interface()
+
+
+def module_config(envoy: Any) -> Any:
+    """The config the module holds, else the model's text config (some attentions keep none)."""
+    config = getattr(envoy._module, "config", None)
+    if config is None:
+        config = envoy.root._module.config
+    return config.get_text_config() if hasattr(config, "get_text_config") else config
 
 
 def _int(*candidates: Any) -> int | None:
@@ -78,7 +86,7 @@ class Attention(Standard):
     def head_dim(self) -> int:
         """The width of one head's values and outputs."""
         module = self._module
-        config = module.config
+        config = module_config(self)
         return _int(
             getattr(module, "head_dim", None),
             getattr(config, "head_dim", None),
@@ -95,10 +103,11 @@ class Attention(Standard):
         """This block's query heads."""
         module = self._module
         q_proj = module.__dict__.get("_modules", {}).get("q_proj")
-        head_dim = _int(getattr(module, "head_dim", None), getattr(module.config, "head_dim", None))
+        config = module_config(self)
+        head_dim = _int(getattr(module, "head_dim", None), getattr(config, "head_dim", None))
         if q_proj is not None and head_dim and hasattr(q_proj, "out_features"):
             return q_proj.out_features // head_dim
-        return _int(getattr(module, "num_heads", None), module.config.num_attention_heads)
+        return _int(getattr(module, "num_heads", None), config.num_attention_heads)
 
     @property
     def num_kv_heads(self) -> int:
@@ -110,7 +119,7 @@ class Attention(Standard):
         groups = _int(getattr(module, "num_key_value_groups", None))
         if groups:
             return self.num_heads // groups
-        return _int(getattr(module.config, "num_key_value_heads", None), self.num_heads)
+        return _int(getattr(module_config(self), "num_key_value_heads", None), self.num_heads)
 
     # -- values ---------------------------------------------------------------
 

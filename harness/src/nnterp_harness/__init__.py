@@ -1,0 +1,1 @@
+"""nnterp's shared test harness: `FamilySuite`, the tiny-checkpoint builder and its pins, the pytest plugin."""

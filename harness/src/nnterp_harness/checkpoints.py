@@ -1,0 +1,345 @@
+"""Tiny random-weight checkpoints, one per reference architecture family.
+
+Each checkpoint is declared by an :class:`Entry` (its model type and config
+overrides) and built deterministically: fixed seed, float32, the harness
+tokenizer, and a ``manifest.json`` that pins the sha256 of every file.
+
+Command line::
+
+    python -m nnterp_harness.checkpoints build [NAMES...] [--root DIR]
+    python -m nnterp_harness.checkpoints verify [NAMES...] [--root DIR]
+
+``build`` writes the tiny checkpoints (all of them by default) into the
+repository's ``tiny_checkpoints/``; the trained ``demo`` checkpoint comes from
+``python -m nnterp_harness.train_demo``. ``verify`` checks every manifest,
+``demo`` included, and exits with status 1 naming each file that differs.
+"""
+
+import nnsight  # noqa: F401  (nnsight must be imported before transformers.models.*)
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+import transformers
+from transformers import AutoConfig, AutoModelForCausalLM, PreTrainedModel, PreTrainedTokenizerBase
+
+from . import locate
+from .tokenizer import VOCAB_SIZE, build_tokenizer, special_token_ids
+
+SEED = 0
+MANIFEST = "manifest.json"
+DEMO_NAME = "demo"
+# Random init std for every family: large enough that attention scores vary
+# visibly between positions at hidden size 64.
+INIT_STD = 0.15
+# Std of the noise added to parameters that initialise to a constant (norm
+# weights, biases), so that every saved value carries information.
+CONSTANT_NOISE_STD = 0.1
+MAX_POSITIONS = 256
+# GPT-2's learned position table is the one that would push it past 1 MB.
+GPT2_POSITIONS = 128
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One tiny checkpoint: its name, model type, config overrides and tokenizer."""
+
+    name: str
+    model_type: str
+    overrides: dict[str, Any] = field(default_factory=dict)
+    tokenizer: str = "bpe"
+
+
+_COMMON: dict[str, Any] = {"vocab_size": VOCAB_SIZE, **special_token_ids()}
+
+_ENTRY_LIST: tuple[Entry, ...] = (
+    Entry(
+        "gpt2",
+        "gpt2",
+        {
+            "n_embd": 64,
+            "n_layer": 3,
+            "n_head": 4,
+            "n_positions": GPT2_POSITIONS,
+            "resid_pdrop": 0.0,
+            "embd_pdrop": 0.0,
+            "attn_pdrop": 0.0,
+            "summary_first_dropout": 0.0,
+            "initializer_range": INIT_STD,
+        },
+    ),
+    Entry(
+        "llama",
+        "llama",
+        {
+            "hidden_size": 64,
+            "intermediate_size": 96,
+            "num_hidden_layers": 3,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "max_position_embeddings": MAX_POSITIONS,
+            "attention_dropout": 0.0,
+            "initializer_range": INIT_STD,
+        },
+    ),
+    Entry(
+        "gpt_neox",
+        "gpt_neox",
+        {
+            "hidden_size": 64,
+            "intermediate_size": 96,
+            "num_hidden_layers": 3,
+            "num_attention_heads": 4,
+            "max_position_embeddings": MAX_POSITIONS,
+            "use_parallel_residual": True,
+            "attention_dropout": 0.0,
+            "hidden_dropout": 0.0,
+            "classifier_dropout": 0.0,
+            "initializer_range": INIT_STD,
+        },
+    ),
+    Entry(
+        "qwen2",
+        "qwen2",
+        {
+            "hidden_size": 64,
+            "intermediate_size": 96,
+            "num_hidden_layers": 3,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "max_position_embeddings": MAX_POSITIONS,
+            "attention_dropout": 0.0,
+            "initializer_range": INIT_STD,
+        },
+    ),
+    Entry(
+        "gemma2",
+        "gemma2",
+        {
+            "hidden_size": 64,
+            "intermediate_size": 128,
+            "num_hidden_layers": 3,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "head_dim": 16,
+            "query_pre_attn_scalar": 16,
+            "final_logit_softcapping": 30.0,
+            "attn_logit_softcapping": 50.0,
+            "max_position_embeddings": MAX_POSITIONS,
+            "sliding_window": 128,
+            "attention_dropout": 0.0,
+            "initializer_range": INIT_STD,
+        },
+    ),
+    Entry(
+        "bloom",
+        "bloom",
+        {
+            "hidden_size": 64,
+            "n_layer": 3,
+            "n_head": 4,
+            "hidden_dropout": 0.0,
+            "attention_dropout": 0.0,
+            "initializer_range": INIT_STD,
+        },
+    ),
+    Entry(
+        "opt",
+        "opt",
+        {
+            "hidden_size": 64,
+            "num_hidden_layers": 3,
+            "num_attention_heads": 4,
+            "ffn_dim": 128,
+            "word_embed_proj_dim": 64,
+            "do_layer_norm_before": True,
+            "max_position_embeddings": MAX_POSITIONS,
+            "dropout": 0.0,
+            "attention_dropout": 0.0,
+            "layerdrop": 0.0,
+            "init_std": INIT_STD,
+        },
+    ),
+)
+
+ENTRIES: dict[str, Entry] = {entry.name: entry for entry in _ENTRY_LIST}
+# Every checkpoint with a manifest: the tiny ones and the trained demo.
+ALL_NAMES: tuple[str, ...] = (*ENTRIES, DEMO_NAME)
+
+
+def tokenizer_for(kind: str, config: transformers.PretrainedConfig | None = None) -> PreTrainedTokenizerBase:
+    """The tokenizer of the given kind; ``"bpe"`` is the only kind.
+
+    With a config, the tokenizer's ``model_max_length`` is capped at the
+    model's position limit where the model has one.
+    """
+    if kind != "bpe":
+        raise ValueError(f"unknown tokenizer kind {kind!r}")
+    tokenizer = build_tokenizer()
+    limit = getattr(config, "max_position_embeddings", None) if config is not None else None
+    if isinstance(limit, int):
+        tokenizer.model_max_length = min(tokenizer.model_max_length, limit)
+    return tokenizer
+
+
+def make_config(entry: Entry) -> transformers.PretrainedConfig:
+    """The config of ``entry``: family defaults, the shared settings, then its overrides."""
+    return AutoConfig.for_model(entry.model_type, **{**_COMMON, **entry.overrides})
+
+
+def _perturb_constants(model: torch.nn.Module, seed: int) -> None:
+    """Add noise to every parameter that initialised to a single repeated value."""
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for _, param in model.named_parameters():
+            if param.numel() > 0 and bool((param == param.reshape(-1)[0]).all()):
+                noise = torch.randn(param.shape, generator=generator, dtype=param.dtype)
+                param.add_(noise * CONSTANT_NOISE_STD)
+
+
+def make_model(entry: Entry) -> PreTrainedModel:
+    """The randomly initialised float32 model of ``entry``, in eval mode."""
+    config = make_config(entry)
+    torch.manual_seed(SEED)
+    model = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    _perturb_constants(model, SEED + 1)
+    return model.eval()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _files(directory: Path) -> list[str]:
+    return sorted(
+        p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file() and p.name != MANIFEST
+    )
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def save_checkpoint(
+    model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, dest: Path | str, name: str
+) -> Path:
+    """Save model, tokenizer and a manifest naming the checkpoint ``name`` into
+    ``dest``, replacing what is there.
+
+    The special token ids go into the model and generation configs. The files
+    are first written to a temporary directory beside ``dest``, so an
+    interrupted save leaves the previous checkpoint intact.
+    """
+    dest = Path(dest).resolve()
+    root = dest.parent
+    root.mkdir(parents=True, exist_ok=True)
+    ids = special_token_ids()
+    for key, value in ids.items():
+        setattr(model.config, key, value)
+        setattr(model.generation_config, key, value)
+    with tempfile.TemporaryDirectory(dir=root, prefix=f".{name}-") as tmp:
+        staging = Path(tmp) / name
+        model.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        manifest = {
+            "name": name,
+            "model_type": model.config.model_type,
+            "transformers": transformers.__version__,
+            "files": {rel: sha256_file(staging / rel) for rel in _files(staging)},
+        }
+        _write_json(staging / MANIFEST, manifest)
+        if dest.exists():
+            shutil.rmtree(dest)
+        staging.rename(dest)
+    return dest
+
+
+def build(name: str, root: Path | str | None = None) -> Path:
+    """Build tiny checkpoint ``name`` into ``root`` (the repository's by default)."""
+    if name not in ENTRIES:
+        hint = " (built by python -m nnterp_harness.train_demo)" if name == DEMO_NAME else ""
+        raise KeyError(f"no tiny checkpoint entry {name!r}{hint}; entries: {', '.join(ENTRIES)}")
+    entry = ENTRIES[name]
+    model = make_model(entry)
+    tokenizer = tokenizer_for(entry.tokenizer, model.config)
+    base = Path(root) if root is not None else locate.output_root()
+    return save_checkpoint(model, tokenizer, base / name, name)
+
+
+def _problems(name: str, root: Path) -> list[tuple[str, str]]:
+    directory = root / name
+    manifest_path = directory / MANIFEST
+    if not manifest_path.is_file():
+        return [(MANIFEST, "missing")]
+    recorded: dict[str, str] = json.loads(manifest_path.read_text(encoding="utf-8"))["files"]
+    problems: list[tuple[str, str]] = []
+    for rel, expected in sorted(recorded.items()):
+        path = directory / rel
+        if not path.is_file():
+            problems.append((rel, "missing"))
+        elif sha256_file(path) != expected:
+            problems.append((rel, "sha256 differs from the manifest"))
+    for rel in _files(directory):
+        if rel not in recorded:
+            problems.append((rel, "not listed in the manifest"))
+    return problems
+
+
+def verify(name: str, root: Path | str | None = None) -> list[str]:
+    """The files of checkpoint ``name`` that are missing, altered or unlisted.
+
+    An empty list means the directory matches its manifest exactly.
+    """
+    base = Path(root) if root is not None else locate.checkpoints_root()
+    return [rel for rel, _ in _problems(name, base)]
+
+
+def _cmd_build(names: Iterable[str], root: Path) -> int:
+    for name in names:
+        path = build(name, root)
+        print(f"built {name}: {path}")
+    return 0
+
+
+def _cmd_verify(names: Iterable[str], root: Path) -> int:
+    status = 0
+    for name in names:
+        problems = _problems(name, root)
+        for rel, why in problems:
+            print(f"{name}/{rel}: {why}", file=sys.stderr)
+            status = 1
+        if not problems:
+            print(f"{name}: ok")
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m nnterp_harness.checkpoints", description=__doc__.split("\n")[0])
+    parser.add_argument("command", choices=("build", "verify"))
+    parser.add_argument("names", nargs="*", help="checkpoints to act on (default: all)")
+    parser.add_argument("--root", type=Path, help="checkpoints directory (default: the repository's)")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        names = args.names or list(ENTRIES)
+        root = args.root if args.root is not None else locate.output_root()
+        return _cmd_build(names, root)
+    names = args.names or list(ALL_NAMES)
+    root = args.root if args.root is not None else locate.checkpoints_root()
+    return _cmd_verify(names, root)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

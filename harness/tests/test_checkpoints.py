@@ -1,0 +1,165 @@
+"""Checks on the committed tiny checkpoints and the trained demo checkpoint."""
+
+import os
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+import nnsight  # noqa: F401,E402  (nnsight must be imported before transformers.models.*)
+
+import json  # noqa: E402
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerFast  # noqa: E402
+
+from nnterp_harness import checkpoints, facts, locate  # noqa: E402
+from nnterp_harness.tokenizer import SPECIAL_ID, SPECIAL_TOKEN, VOCAB_SIZE  # noqa: E402
+
+TINY_LIMIT = 1_000_000
+DEMO_LIMIT = 20_000_000
+PROBE = "The Eiffel Tower is in"
+
+TINY = sorted(checkpoints.ENTRIES)
+ALL = [*TINY, checkpoints.DEMO_NAME]
+
+
+@pytest.fixture(scope="module")
+def root() -> Path:
+    return locate.checkpoints_root()
+
+
+def _dir_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_matches_manifest(root: Path, name: str) -> None:
+    assert (root / name).is_dir(), f"{name} is missing from {root}"
+    assert checkpoints.verify(name, root) == []
+    manifest = json.loads((root / name / checkpoints.MANIFEST).read_text())
+    assert manifest["name"] == name
+    assert {"config.json", "model.safetensors", "tokenizer.json"} <= set(manifest["files"])
+
+
+def test_verify_reports_a_changed_file(root: Path, tmp_path: Path) -> None:
+    shutil.copytree(root / "llama", tmp_path / "llama")
+    config = tmp_path / "llama" / "config.json"
+    config.write_text(config.read_text() + "\n")
+    (tmp_path / "llama" / "extra.txt").write_text("not in the manifest")
+    assert checkpoints.verify("llama", tmp_path) == ["config.json", "extra.txt"]
+    assert checkpoints.main(["verify", "llama", "--root", str(tmp_path)]) == 1
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_size(root: Path, name: str) -> None:
+    limit = DEMO_LIMIT if name == checkpoints.DEMO_NAME else TINY_LIMIT
+    size = _dir_size(root / name)
+    assert 0 < size <= limit, f"{name} takes {size} bytes, limit {limit}"
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_tiny_config_shape(root: Path, name: str) -> None:
+    config = AutoConfig.from_pretrained(root / name)
+    assert config.model_type == checkpoints.ENTRIES[name].model_type
+    assert config.hidden_size <= 64
+    assert 2 <= config.num_hidden_layers <= 4
+    assert config.vocab_size <= VOCAB_SIZE
+    for key, value in config.to_dict().items():
+        if ("drop" in key) and isinstance(value, (int, float)) and not isinstance(value, bool):
+            assert value == 0, f"{name}: {key} = {value}"
+    if name in ("llama", "qwen2", "gemma2"):
+        assert config.num_key_value_heads >= 2
+        assert config.num_key_value_heads < config.num_attention_heads
+
+
+def test_demo_config_shape(root: Path) -> None:
+    config = AutoConfig.from_pretrained(root / checkpoints.DEMO_NAME)
+    assert config.model_type == "llama"
+    assert config.vocab_size <= VOCAB_SIZE
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_tokenizer_matches_config(root: Path, name: str) -> None:
+    path = root / name
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    PreTrainedTokenizerFast.from_pretrained(path, add_prefix_space=False)
+    config = AutoConfig.from_pretrained(path)
+    assert len(tokenizer) == config.vocab_size
+    assert tokenizer.convert_ids_to_tokens(SPECIAL_ID) == SPECIAL_TOKEN
+    for attr in ("bos_token_id", "eos_token_id", "pad_token_id", "unk_token_id"):
+        assert getattr(tokenizer, attr) == SPECIAL_ID, attr
+    for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
+        assert getattr(config, attr) == SPECIAL_ID, attr
+    generation = json.loads((path / "generation_config.json").read_text())
+    for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
+        assert generation[attr] == SPECIAL_ID, attr
+    ids = tokenizer(PROBE)["input_ids"]
+    assert len(ids) <= 7
+    assert SPECIAL_ID not in ids, "the tokenizer must not add special tokens"
+    for word in facts.answer_words():
+        assert len(tokenizer(" " + word, add_special_tokens=False)["input_ids"]) == 1, word
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_tiny_forward(root: Path, name: str) -> None:
+    path = root / name
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path).eval()
+    ids = tokenizer(PROBE, return_tensors="pt")["input_ids"]
+    with torch.no_grad():
+        logits = model(input_ids=ids).logits
+    assert logits.shape == (1, ids.shape[1], tokenizer.vocab_size)
+    assert torch.isfinite(logits).all()
+    assert logits[0, -1].std() > 0.1, "next-token logits are nearly flat"
+
+
+@pytest.fixture(scope="module")
+def demo(root: Path):
+    path = root / checkpoints.DEMO_NAME
+    return AutoModelForCausalLM.from_pretrained(path).eval(), AutoTokenizer.from_pretrained(path)
+
+
+def test_demo_predicts_paris(demo) -> None:
+    model, tokenizer = demo
+    ids = tokenizer("The Eiffel Tower is in the city of", return_tensors="pt")["input_ids"]
+    with torch.no_grad():
+        probs = model(input_ids=ids).logits[0, -1].softmax(-1)
+    paris = tokenizer(" Paris", add_special_tokens=False)["input_ids"][0]
+    assert int(probs.argmax()) == paris, tokenizer.decode([int(probs.argmax())])
+    assert probs[paris] > 0.5
+
+
+def test_demo_logit_lens(demo) -> None:
+    model, tokenizer = demo
+    ids = tokenizer("The Eiffel Tower is in the city of", return_tensors="pt")["input_ids"]
+    paris = tokenizer(" Paris", add_special_tokens=False)["input_ids"][0]
+    states: list[torch.Tensor] = []
+    handles = [
+        layer.register_forward_hook(lambda _m, _i, out: states.append(out[0] if isinstance(out, tuple) else out))
+        for layer in model.model.layers
+    ]
+    try:
+        with torch.no_grad():
+            model(input_ids=ids)
+            lens = [model.lm_head(model.model.norm(s[0, -1])).softmax(-1) for s in states]
+    finally:
+        for handle in handles:
+            handle.remove()
+    p_paris = [float(p[paris]) for p in lens]
+    assert len(p_paris) == model.config.num_hidden_layers
+    assert int(lens[0].argmax()) != paris, p_paris
+    assert max(p_paris) == p_paris[-1], p_paris
+    assert p_paris[-1] > 2 * p_paris[0], p_paris
+
+
+def test_demo_landmark_accuracy(demo) -> None:
+    model, tokenizer = demo
+    hits = 0
+    for landmark in facts.LANDMARKS:
+        ids = tokenizer(facts.city_prompt(landmark), return_tensors="pt")["input_ids"]
+        with torch.no_grad():
+            top = int(model(input_ids=ids).logits[0, -1].argmax())
+        hits += tokenizer.decode([top]) == " " + landmark.city
+    assert hits / len(facts.LANDMARKS) >= 0.8, f"{hits}/{len(facts.LANDMARKS)}"
