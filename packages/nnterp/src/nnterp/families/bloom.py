@@ -3,7 +3,8 @@
 Both sublayers take the residual as an argument and return `dropout_add(x,
 residual)`, so a module's output is a state of the stream and the contribution is
 the first argument of that call. The attention never calls the shared interface:
-its queries, keys and values come out of `_reshape`, the scores enter
+its queries come out of `_reshape`, the keys and values out of the cache
+update (as long as the cache), the scores enter
 `F.softmax`, and the pattern leaves `attention_dropout`, under any
 `attn_implementation`. The block returns `(hidden_states, attn_weights)`.
 """
@@ -11,6 +12,7 @@ its queries, keys and values come out of `_reshape`, the scores enter
 from transformers.models.bloom.modeling_bloom import BloomAttention, BloomBlock, BloomMLP
 
 from nnterp.components import Attention, EProperty, HeadOutputs, Keys, Layer, Mlp, Pattern, Queries, Residual, Values
+from nnterp.components.attention import module_config
 
 RENAME = {
     "transformer.word_embeddings": "embed_tokens",
@@ -36,6 +38,16 @@ def sliced_projection(attention) -> str | None:
     return SLICED if module.pretraining_tp > 1 and module.slow_but_exact else None
 
 
+def cached(attention) -> bool:
+    """Whether the forward runs the cache update, which returns the keys and values as long as the cache."""
+    return bool(getattr(module_config(attention), "use_cache", True))
+
+
+def kv_key(attention) -> str:
+    """Where the keys and values are read: the cache update's result, else `_reshape`'s."""
+    return "source.layer_past_update_0.output" if cached(attention) else "source.self__reshape_0.output"
+
+
 class Layer(Layer):
     """BLOOM's block; it returns `(hidden_states, attn_weights)`."""
 
@@ -52,11 +64,11 @@ class Attention(Attention):
     def attention_queries(self, value) -> Queries:
         return value
 
-    @EProperty("source.self__reshape_0.output", select=1, description=Attention.attention_keys.description, unavailable=own_arithmetic)
+    @EProperty(kv_key, select=lambda a: 0 if cached(a) else 1, description=Attention.attention_keys.description, unavailable=own_arithmetic)
     def attention_keys(self, value) -> Keys:
         return value
 
-    @EProperty("source.self__reshape_0.output", select=2, description=Attention.attention_values.description, unavailable=own_arithmetic)
+    @EProperty(kv_key, select=lambda a: 1 if cached(a) else 2, description=Attention.attention_values.description, unavailable=own_arithmetic)
     def attention_values(self, value) -> Values:
         return value
 
