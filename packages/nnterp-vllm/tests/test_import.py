@@ -4,9 +4,8 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 import nnterp_vllm
+import pytest
 
 
 def test_version():
