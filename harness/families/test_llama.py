@@ -1,8 +1,7 @@
 """Llama, end to end: the family the standard vocabulary is taken from."""
 
-from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
-
 from nnterp.families import llama
+from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
 
 
 class TestLlama(FamilySuite):

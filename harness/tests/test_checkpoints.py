@@ -4,12 +4,11 @@ import os
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 
-import nnsight  # noqa: F401,E402  (nnsight must be imported before transformers.models.*)
-
 import json  # noqa: E402
 import shutil  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+import nnsight  # noqa: F401,E402  (nnsight must be imported before transformers.models.*)
 import pytest  # noqa: E402
 import torch  # noqa: E402
 from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerFast  # noqa: E402

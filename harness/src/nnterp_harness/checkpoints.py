@@ -15,8 +15,6 @@ repository's ``tiny_checkpoints/``; the trained ``demo`` checkpoint comes from
 ``demo`` included, and exits with status 1 naming each file that differs.
 """
 
-import nnsight  # noqa: F401  (nnsight must be imported before transformers.models.*)
-
 import argparse
 import hashlib
 import json
@@ -28,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import nnsight  # noqa: F401  (nnsight must be imported before transformers.models.*)
 import torch
 import transformers
 from transformers import AutoConfig, AutoModelForCausalLM, PreTrainedModel, PreTrainedTokenizerBase

@@ -28,7 +28,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
 
 import nnsight  # noqa: E402,F401  - before any transformers modeling module
-
 import pytest  # noqa: E402
 import torch  # noqa: E402
 

@@ -13,8 +13,6 @@ order and thread count are fixed, so a rerun on the same machine reproduces
 the same weights.
 """
 
-import nnsight  # noqa: F401  (nnsight must be imported before transformers.models.*)
-
 import argparse
 import math
 import random
@@ -23,6 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import nnsight  # noqa: F401  (nnsight must be imported before transformers.models.*)
 import torch
 import torch.nn.functional as F
 from transformers import AutoConfig, AutoModelForCausalLM, PreTrainedModel, PreTrainedTokenizerBase

@@ -4,8 +4,9 @@ import os
 import subprocess
 import sys
 
-import nnterp_vllm
 import pytest
+
+import nnterp_vllm
 
 
 def test_version():

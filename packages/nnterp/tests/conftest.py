@@ -1,9 +1,8 @@
 """Root tests of nnterp: nnsight is imported before anything can import a transformers modeling module."""
 
-import nnsight  # noqa: F401  - first, before any transformers.models.* module
-
 import os
 
+import nnsight  # noqa: F401  - first, before any transformers.models.* module
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -6,7 +6,8 @@ Every function reads `layer_output` (or the value `get_activations` picks) and
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import torch
 

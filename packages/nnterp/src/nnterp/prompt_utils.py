@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
@@ -57,7 +58,7 @@ class Prompt:
     target_strings: dict[str, list[str]] | None = field(default=None)
 
     @classmethod
-    def from_strings(cls, prompt: str, target_strings: dict[str, str | list[str]], model_or_tokenizer: Any) -> "Prompt":
+    def from_strings(cls, prompt: str, target_strings: dict[str, str | list[str]], model_or_tokenizer: Any) -> Prompt:
         """Each target's ids are `get_first_tokens` of its words."""
         strings = {name: [words] if isinstance(words, str) else list(words) for name, words in target_strings.items()}
         tokens = {name: get_first_tokens(words, model_or_tokenizer) for name, words in strings.items()}

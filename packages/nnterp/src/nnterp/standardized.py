@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import torch
 from jaxtyping import Float, Int
@@ -22,15 +23,14 @@ from . import families
 from .components import (
     BATCH,
     DEFAULT_HEAD,
-    HIDDEN,
     SEQ,
     VOCAB,
     DerivedEProperty,
     EProperty,
     Residual,
     Unavailable,
-    blocks_support,
     block_rows,
+    blocks_support,
     named_layout,
     resolve,
 )

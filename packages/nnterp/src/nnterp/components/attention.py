@@ -15,7 +15,20 @@ from torch import Tensor
 from .eproperty import EProperty
 from .layer import Residual
 from .reasons import needs_child
-from .standard import BATCH, HEAD_DIM, HEADS, KEY, KV_HEADS, QK_HEAD_DIM, QUERY, SEQ, Standard, first_tensor, named_layout, rewrap
+from .standard import (
+    BATCH,
+    HEAD_DIM,
+    HEADS,
+    KEY,
+    KV_HEADS,
+    QK_HEAD_DIM,
+    QUERY,
+    SEQ,
+    Standard,
+    first_tensor,
+    named_layout,
+    rewrap,
+)
 
 #: The call of the shared attention interface in a transformers attention forward:
 #: `attention_interface_0` is the binding `attention_interface = ...get_interface(...)`.

@@ -22,15 +22,16 @@ Path grammar (the key):
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable, Union
+from typing import Any, Union
 
 from nnsight.intervention.eproperty import WriteBack, eproperty
 from nnsight.intervention.interleaver import Mediator
 from nnsight.intervention.source import SourceNotAvailable
 
-Reason = Union[str, Callable[[Any], Union[str, None]], None]
-Select = Union[int, str, Callable[[Any], Union[int, str, None]], None]
+Reason = str | Callable[[Any], str | None] | None
+Select = int | str | Callable[[Any], int | str | None] | None
 
 
 class Unavailable(RuntimeError):
@@ -84,7 +85,7 @@ class EProperty(eproperty):
 
     # -- definition ------------------------------------------------------------
 
-    def __call__(self, preprocess: Callable) -> "EProperty":
+    def __call__(self, preprocess: Callable) -> EProperty:
         key = self.key
         super().__call__(preprocess)
         # nnsight fills a missing key with the stub's name; a function key is kept as is.
@@ -99,7 +100,7 @@ class EProperty(eproperty):
         if self.key is None:
             self.key = name
 
-    def copy_hooks(self, other: "EProperty") -> "EProperty":
+    def copy_hooks(self, other: EProperty) -> EProperty:
         """Take the postprocess and transform of `other` (a base's value) unless set here."""
         self._postprocess = self._postprocess or other._postprocess
         self._transform = self._transform or other._transform

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 PARALLEL = (
     "a parallel block: the attention and the MLP read the same input, so there is no stream between them"

@@ -8,7 +8,7 @@ are a view out of `c_attn(...).split(...)`, which torch refuses to edit in place
 assign them instead.
 """
 
-from transformers.models.gpt2.modeling_gpt2 import GPT2Attention, GPT2Block, GPT2MLP
+from transformers.models.gpt2.modeling_gpt2 import GPT2MLP, GPT2Attention, GPT2Block
 
 from nnterp.components import Attention, Layer, Mlp
 
