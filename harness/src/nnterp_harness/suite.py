@@ -61,6 +61,8 @@ ATTENTION_INTERIOR = (
 )
 #: Block children whose standard name is preferred when a child has several aliases.
 PREFERRED_CHILDREN = ("self_attn", "linear_attn", "mlp")
+#: `LOAD_KWARGS` keys that only `StandardizedTransformer` takes; `raw_model` drops them.
+NNTERP_ONLY_KWARGS = ("family", "rename", "envoys", "tokenizer_kwargs")
 #: The mixture's values, in forward order.
 MOE_VALUES = (
     "router_logits",
@@ -317,6 +319,8 @@ class FamilySuite:
         from transformers import AutoProcessor, AutoTokenizer
 
         kwargs = {"dispatch": True, "attn_implementation": "eager", "task": "text-generation", **cls.LOAD_KWARGS}
+        for own in NNTERP_ONLY_KWARGS:  # arguments only StandardizedTransformer takes
+            kwargs.pop(own, None)
         # nnsight cannot guess the tokenizer of a local checkpoint offline.
         if kwargs["task"] == "image-text-to-text":
             kwargs.setdefault("processor", AutoProcessor.from_pretrained(str(checkpoint)))

@@ -42,13 +42,14 @@ CONFIG_OVERRIDES = {
     "num_key_value_heads": 2,
     "max_position_embeddings": 256,
     "attention_dropout": 0.0,
+    "tie_word_embeddings": True,
     **special_token_ids(),
 }
 
 
 @dataclass(frozen=True)
 class TrainSettings:
-    steps: int = 1500
+    steps: int = 900
     batch_size: int = 64
     lr: float = 3e-3
     min_lr_ratio: float = 0.05
