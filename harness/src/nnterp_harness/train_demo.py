@@ -57,6 +57,9 @@ class TrainSettings:
     weight_decay: float = 0.01
     # Share of examples that start with <|endoftext|>, so prompts work with or without a BOS.
     bos_share: float = 0.25
+    # Learning-rate multiplier between consecutive blocks, counted down from the
+    # last block (which gets the full rate).
+    depth_lr_ratio: float = 1.0
     log_every: int = 100
 
 
@@ -101,15 +104,26 @@ def _lr_factor(step: int, settings: TrainSettings) -> float:
     return settings.min_lr_ratio + (1 - settings.min_lr_ratio) * cosine
 
 
+def _param_groups(model: PreTrainedModel, settings: TrainSettings) -> list[dict]:
+    """AdamW groups: no decay on vectors, and a learning rate that grows with depth."""
+    n_blocks = len(model.model.layers)
+    groups: dict[tuple[float, float], list[torch.nn.Parameter]] = {}
+    for name, param in model.named_parameters():
+        scale = 1.0
+        if name.startswith("model.layers."):
+            block = int(name.split(".")[2])
+            scale = settings.depth_lr_ratio ** (n_blocks - 1 - block)
+        decay = settings.weight_decay if param.ndim >= 2 else 0.0
+        groups.setdefault((scale, decay), []).append(param)
+    return [
+        {"params": params, "lr": settings.lr * scale, "weight_decay": decay}
+        for (scale, decay), params in groups.items()
+    ]
+
+
 def train(model: PreTrainedModel, examples: list[list[int]], settings: TrainSettings) -> float:
     """Train in place; return the mean loss over the last logging window."""
-    decay = [p for n, p in model.named_parameters() if p.ndim >= 2]
-    no_decay = [p for n, p in model.named_parameters() if p.ndim < 2]
-    optimizer = torch.optim.AdamW(
-        [{"params": decay, "weight_decay": settings.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
-        lr=settings.lr,
-        betas=(0.9, 0.98),
-    )
+    optimizer = torch.optim.AdamW(_param_groups(model, settings), lr=settings.lr, betas=(0.9, 0.98))
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: _lr_factor(s, settings))
     model.train()
     window: list[float] = []

@@ -1,7 +1,6 @@
 """The values under `model.generate`: served once per forward call, on every reference family."""
 
 import pytest
-import torch
 
 from nnterp import StandardizedTransformer
 

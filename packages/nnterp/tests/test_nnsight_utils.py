@@ -8,7 +8,6 @@ from nnterp.nnsight_utils import (
     collect_token_activations_batched,
     compute_next_token_probs,
     get_token_activations,
-    layer_output,
 )
 
 PROMPTS = ["The Eiffel Tower is in", "Hello"]
