@@ -198,3 +198,36 @@ def test_probs_to_dict_keeps_tokens_that_decode_alike(gpt2):
     assert tokenizer.convert_ids_to_tokens(clash[0]) in result
     with pytest.raises(ValueError, match="one \\[vocab_size\\] distribution"):
         gpt2.probs_to_dict(probs[None], k=3)
+
+
+class CopyMlp(gpt2.Mlp):
+    """A value served as a copy: a transform hands an in-place edit back to the model."""
+
+    @EProperty("output", description="What the MLP adds, served as a copy")
+    def mlp_copy(self, value) -> Residual:
+        return value.clone()
+
+    @mlp_copy.transform
+    def mlp_copy(self, view, raw):
+        return view.clone()
+
+
+def test_a_transform_carries_an_edit_on_a_copy_back(path):
+    from transformers.models.gpt2.modeling_gpt2 import GPT2MLP
+
+    model = StandardizedTransformer(path("gpt2"), dispatch=True, envoys={GPT2MLP: CopyMlp})
+    block = model.layers[0]
+    with model.trace(PROMPT):
+        x = block.layer_input.save()
+        attn = block.self_attn.attention_output.save()
+        block.mlp.mlp_copy[:] = 0
+        out = block.layer_output.save()
+    assert torch.allclose(out, x + attn, atol=1e-6)
+
+
+def test_all_families_imports_every_shipped_module():
+    from nnterp import families
+
+    shipped = families.all_families()
+    assert set(shipped) == set(families.known())
+    assert all(hasattr(module, "RENAME") and hasattr(module, "ENVOYS") for module in shipped.values())
