@@ -11,10 +11,11 @@ from pathlib import Path  # noqa: E402
 import nnsight  # noqa: F401,E402  (nnsight must be imported before transformers.models.*)
 import pytest  # noqa: E402
 import torch  # noqa: E402
+import transformers  # noqa: E402
 from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerFast  # noqa: E402
 
 from nnterp_harness import checkpoints, facts, locate  # noqa: E402
-from nnterp_harness.tokenizer import SPECIAL_ID, SPECIAL_TOKEN, VOCAB_SIZE  # noqa: E402
+from nnterp_harness.tokenizer import SPECIAL_ID, SPECIAL_TOKEN, VOCAB_SIZE, build_tokenizer  # noqa: E402
 
 TINY_LIMIT = 1_000_000
 DEMO_LIMIT = 20_000_000
@@ -112,6 +113,26 @@ def test_tiny_forward(root: Path, name: str) -> None:
     assert logits.shape == (1, ids.shape[1], tokenizer.vocab_size)
     assert torch.isfinite(logits).all()
     assert logits[0, -1].std() > 0.1, "next-token logits are nearly flat"
+    constant = [n for n, p in model.named_parameters() if bool((p == p.reshape(-1)[0]).all())]
+    assert constant == [], f"parameters holding a single repeated value: {constant}"
+
+
+def test_tokenizer_rebuilds_identically(root: Path) -> None:
+    built = build_tokenizer()
+    committed = AutoTokenizer.from_pretrained(root / "llama")
+    assert built.get_vocab() == committed.get_vocab()
+    sample = "The Eiffel Tower is in the city of Paris. Gustave sold a wooden box at the market."
+    assert built(sample)["input_ids"] == committed(sample)["input_ids"]
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_tiny_rebuild_matches_manifest(root: Path, name: str, tmp_path: Path) -> None:
+    manifest = json.loads((root / name / checkpoints.MANIFEST).read_text())
+    if manifest["transformers"] != transformers.__version__:
+        pytest.skip(f"pinned under transformers {manifest['transformers']}, running {transformers.__version__}")
+    path = checkpoints.build(name, tmp_path)
+    assert checkpoints.sha256_file(path / "model.safetensors") == manifest["files"]["model.safetensors"]
+    assert checkpoints.verify(name, tmp_path) == []
 
 
 @pytest.fixture(scope="module")

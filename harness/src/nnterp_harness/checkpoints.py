@@ -232,9 +232,7 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def save_checkpoint(
-    model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, dest: Path | str, name: str
-) -> Path:
+def save_checkpoint(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, dest: Path | str, name: str) -> Path:
     """Save model, tokenizer and a manifest naming the checkpoint ``name`` into
     ``dest``, replacing what is there.
 

@@ -20,10 +20,6 @@ SPECIAL_TOKEN = "<|endoftext|>"
 SPECIAL_ID = 0
 
 
-def _training_lines() -> list[str]:
-    return corpus.tokenizer_corpus()
-
-
 @functools.lru_cache(maxsize=1)
 def _backend_json() -> str:
     """Train the backend tokenizer once per process and keep its JSON form."""
@@ -38,7 +34,7 @@ def _backend_json() -> str:
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
-    backend.train_from_iterator(_training_lines(), trainer=trainer)
+    backend.train_from_iterator(corpus.tokenizer_corpus(), trainer=trainer)
     _check(backend)
     return backend.to_str()
 

@@ -32,6 +32,8 @@ from .tokenizer import SPECIAL_ID, VOCAB_SIZE, special_token_ids
 
 SEED = 1234
 THREADS = 2
+PROBE = "The Eiffel Tower is in the city of"
+PROBE_ANSWER = " Paris"
 
 CONFIG_OVERRIDES = {
     "vocab_size": VOCAB_SIZE,
@@ -42,7 +44,7 @@ CONFIG_OVERRIDES = {
     "num_key_value_heads": 2,
     "max_position_embeddings": 256,
     "attention_dropout": 0.0,
-    "tie_word_embeddings": True,
+    "tie_word_embeddings": False,
     **special_token_ids(),
 }
 
@@ -58,8 +60,10 @@ class TrainSettings:
     # Share of examples that start with <|endoftext|>, so prompts work with or without a BOS.
     bos_share: float = 0.25
     # Learning-rate multiplier between consecutive blocks, counted down from the
-    # last block (which gets the full rate).
-    depth_lr_ratio: float = 1.0
+    # last block, which gets the full rate. Slower early blocks leave the fact
+    # lookup to the later ones, so a logit lens sees the answer form with depth
+    # instead of being settled by block 0.
+    depth_lr_ratio: float = 0.5
     log_every: int = 100
 
 
@@ -127,6 +131,7 @@ def train(model: PreTrainedModel, examples: list[list[int]], settings: TrainSett
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: _lr_factor(s, settings))
     model.train()
     window: list[float] = []
+    last = float("nan")
     start = time.perf_counter()
     batches = _batches(examples, settings)
     for step in range(settings.steps):
@@ -185,16 +190,16 @@ def accuracy(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, pairs: 
 
 
 def evaluate(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> dict[str, object]:
+    """The probe's answer probability and logit lens, and top-1 accuracy per relation."""
     city = [(facts.city_prompt(lm), lm.city) for lm in facts.LANDMARKS]
     country = [(facts.COUNTRY_PROMPT.format(subject=lm.subject), lm.country) for lm in facts.LANDMARKS]
     capital = [(facts.CAPITAL_PROMPT.format(country=k), c) for k, c in facts.CAPITALS]
-    probe = "The Eiffel Tower is in the city of"
-    probs = next_token_probs(model, tokenizer, probe)
-    paris = tokenizer(" Paris", add_special_tokens=False)["input_ids"][0]
+    probs = next_token_probs(model, tokenizer, PROBE)
+    (answer,) = tokenizer(PROBE_ANSWER, add_special_tokens=False)["input_ids"]
     return {
-        "p_paris": probs[paris].item(),
+        "p_paris": probs[answer].item(),
         "top": tokenizer.decode([int(probs.argmax())]),
-        "lens_p_paris": logit_lens(model, tokenizer, probe, " Paris"),
+        "lens_p_paris": logit_lens(model, tokenizer, PROBE, PROBE_ANSWER),
         "city_accuracy": accuracy(model, tokenizer, city),
         "country_accuracy": accuracy(model, tokenizer, country),
         "capital_accuracy": accuracy(model, tokenizer, capital),

@@ -43,12 +43,15 @@ def test_patching_across_invokes_with_a_barrier(demo, corrupt):
     assert torch.allclose(patched[-1], clean_probs[0], atol=1e-5)
 
 
-def test_a_layer_sweep_restores_more_with_depth(demo, token, corrupt):
+def test_a_layer_sweep_restores_the_answer(demo, token, corrupt):
     paris = token(" Paris")
     cache = []
     with demo.trace(CLEAN):
         for layer in demo.layers:
             cache.append(layer.layer_output.save())
+        clean = demo.next_token_probs[0, paris].save()
+    with demo.trace(corrupt):
+        baseline = demo.next_token_probs[0, paris].save()
     sweep = []
     with demo.trace() as tracer:
         for i in range(demo.num_layers):
@@ -56,7 +59,8 @@ def test_a_layer_sweep_restores_more_with_depth(demo, token, corrupt):
                 demo.layers[i].layer_output[:, -1] = cache[i][:, -1]
                 sweep.append(demo.next_token_probs[0, paris].save())
     p = [float(x) for x in sweep]
-    assert p[-1] == max(p) and p[-1] > p[0], p
+    assert all(value > float(baseline) for value in p), (p, float(baseline))  # every patch brings Paris back up
+    assert abs(p[-1] - float(clean)) < 1e-5                                    # the last block's is the clean answer
 
 
 def test_patching_one_contribution(demo, token, corrupt):
