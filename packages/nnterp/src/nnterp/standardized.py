@@ -423,7 +423,8 @@ class StandardizedTransformer(Standardized, TransformersModel):
             # generate calls the model without a mask when nothing is padded; the
             # all-ones mask it stands for is installed so that reads and writes agree.
             ids = kwargs.get("input_ids", args[0] if args else None)
-            cache = kwargs.get("past_key_values")
+            # The cache travels as `past_key_values`, or as `cache` from transformers 5.24 on.
+            cache = kwargs.get("past_key_values", kwargs.get("cache"))
             past = cache.get_seq_length() if cache is not None and hasattr(cache, "get_seq_length") else 0
             mask = torch.ones((ids.shape[0], past + ids.shape[1]), dtype=torch.long, device=ids.device)
             from nnsight.intervention.interleaver import Mediator
