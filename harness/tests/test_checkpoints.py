@@ -128,11 +128,13 @@ def test_tokenizer_rebuilds_identically(root: Path) -> None:
 @pytest.mark.parametrize("name", TINY)
 def test_tiny_rebuild_matches_manifest(root: Path, name: str, tmp_path: Path) -> None:
     manifest = json.loads((root / name / checkpoints.MANIFEST).read_text())
-    if manifest["transformers"] != transformers.__version__:
-        pytest.skip(f"pinned under transformers {manifest['transformers']}, running {transformers.__version__}")
     path = checkpoints.build(name, tmp_path)
-    assert checkpoints.sha256_file(path / "model.safetensors") == manifest["files"]["model.safetensors"]
-    assert checkpoints.verify(name, tmp_path) == []
+    # The weights and the tokenizer rebuild bit for bit on every release of the matrix; the
+    # configs carry the building release's version stamp, so they match only under that release.
+    for pinned in ("model.safetensors", "tokenizer.json"):
+        assert checkpoints.sha256_file(path / pinned) == manifest["files"][pinned], pinned
+    if manifest["transformers"] == transformers.__version__:
+        assert checkpoints.verify(name, tmp_path) == []
 
 
 @pytest.fixture(scope="module")
