@@ -170,3 +170,51 @@ def test_the_default_family_bit_matches_the_dedicated_one(path, llama):
 def test_the_default_family_refuses_what_it_cannot_name_and_suggests_a_rename(path):
     with pytest.raises(nnterp.UnsupportedFamily, match=r"found no embed_tokens.*perhaps rename=\{'model.embed_tokens': 'embed_tokens'\}"):
         StandardizedTransformer(path("llama"), family=default, rename={"model.embed_tokens": "emb"})
+
+
+def _tiny(tmp_path, path, model_type, **config):
+    """A random checkpoint of `model_type` with the pinned tokenizer, built in `tmp_path`."""
+    import shutil
+
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    torch.manual_seed(0)
+    source = path("llama")
+    built = AutoModelForCausalLM.from_config(AutoConfig.for_model(model_type, vocab_size=1024, **config))
+    target = tmp_path / model_type
+    built.save_pretrained(target)
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(f"{source}/{name}", target / name)
+    return str(target)
+
+
+def test_a_type_without_a_family_loads_under_default_with_a_warning(tmp_path, path):
+    checkpoint = _tiny(
+        tmp_path, path, "mistral", hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, head_dim=8,
+    )
+    with pytest.warns(UserWarning, match="nnterp has no family for model_type 'mistral'"):
+        model = StandardizedTransformer(checkpoint, dispatch=True)
+    assert model.family is default
+    support = model.support()
+    assert support["layer_output"] is None
+    assert support["mlp.mlp_output"][0].startswith("the default family cannot tell what this sublayer adds")
+    with model.trace("The Eiffel Tower is in"):
+        out = model.layers[1].layer_output.save()
+    assert out.shape[-1] == 32
+
+
+def test_the_default_cannot_name_ctrl_and_says_which_rename_would(tmp_path, path):
+    checkpoint = _tiny(tmp_path, path, "ctrl", n_embd=32, dff=64, n_layer=2, n_head=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(nnterp.UnsupportedFamily) as error:
+            StandardizedTransformer(checkpoint, dispatch=True)
+        message = str(error.value)
+        assert "the default family cannot standardize CTRLLMHeadModel: found no embed_tokens, norm" in message
+        assert "perhaps rename={'transformer.w': 'embed_tokens', 'transformer.layernorm': 'norm'}" in message
+        model = StandardizedTransformer(
+            checkpoint, dispatch=True, rename={"transformer.w": "embed_tokens", "transformer.layernorm": "norm"}
+        )
+    assert model.family is default and model.support(layer=0)["layer_output"] is None
