@@ -56,24 +56,30 @@ class _FromLogits(DerivedEProperty):
         )
 
 
-class StandardizedProperty:
-    """A root size: the family's `def <size>(model)` when it defines one, else the plain rule. Read-only."""
+class _FamilyLookup:
+    """A root attribute a family may replace with a module-level function of the same name."""
 
-    def __init__(self, rule: Callable[[Any], int]) -> None:
-        self.rule = rule
-        self.__doc__ = rule.__doc__
-        self.name = rule.__name__
+    def __init__(self, default: Callable) -> None:
+        self.default = default
+        self.__doc__ = default.__doc__
+        self.name = default.__name__
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
+    def own(self, obj: Any) -> Callable | None:
+        """The family's function of this name, or `None`."""
+        found = getattr(obj.family, self.name, None)
+        return found if callable(found) else None
+
+
+class StandardizedProperty(_FamilyLookup):
+    """A root size: the family's `def <size>(model)` when it defines one, else the plain rule. Read-only."""
+
     def __get__(self, obj: Any, owner: Any = None) -> Any:
         if obj is None:
             return self
-        own = getattr(obj.family, self.name, None)
-        if callable(own):
-            return own(obj)
-        return self.rule(obj)
+        return (self.own(obj) or self.default)(obj)
 
     def __set__(self, obj: Any, value: Any) -> None:
         raise AttributeError(
@@ -82,24 +88,13 @@ class StandardizedProperty:
         )
 
 
-class StandardizedCapability:
-    """A root method the family may replace with a module-level function of the same name."""
-
-    def __init__(self, method: Callable) -> None:
-        self.method = method
-        self.__doc__ = method.__doc__
-        self.name = method.__name__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+class StandardizedCapability(_FamilyLookup):
+    """A root method: the family's `def <name>(model, ...)` when it defines one, else the default."""
 
     def __get__(self, obj: Any, owner: Any = None) -> Any:
         if obj is None:
             return self
-        own = getattr(obj.family, self.name, None)
-        if callable(own):
-            return partial(own, obj)
-        return partial(self.method, obj)
+        return partial(self.own(obj) or self.default, obj)
 
 
 def _text_config(model: Any) -> Any:
