@@ -32,7 +32,6 @@ from .components import (
     block_rows,
     blocks_support,
     named_layout,
-    resolve,
 )
 from .families import default as default_family
 from .order import probe_order
@@ -502,4 +501,4 @@ def _load_preprocessor(repo_id: Any, kwargs: dict) -> None:
         kwargs[slot] = AutoTokenizer.from_pretrained(source, **options)
 
 
-__all__ = ["Logits", "NextTokenProbs", "Standardized", "StandardizedTransformer", "Tokens", "SIZES", "resolve"]
+__all__ = ["SIZES", "Logits", "NextTokenProbs", "Standardized", "StandardizedTransformer", "Tokens"]

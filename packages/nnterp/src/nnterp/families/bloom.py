@@ -48,6 +48,11 @@ def kv_key(attention) -> str:
     return "source.layer_past_update_0.output" if cached(attention) else "source.self__reshape_0.output"
 
 
+def adds_inside(mlp) -> str | None:
+    """BLOOM's MLP always adds the residual in `dropout_add`, under every configuration."""
+    return None
+
+
 class Layer(Layer):
     """BLOOM's block; it returns `(hidden_states, attn_weights)`."""
 
@@ -99,6 +104,7 @@ class Attention(Attention):
     @EProperty(
         "source.dropout_add_0.input",
         description="What the attention adds to the residual stream: the tensor entering dropout_add",
+        unavailable=own_arithmetic,
     )
     def attention_output(self, value) -> Residual:
         return value
@@ -110,6 +116,7 @@ class Mlp(Mlp):
     @EProperty(
         "source.dropout_add_0.input",
         description="What the MLP adds to the residual stream: the tensor entering dropout_add",
+        unavailable=adds_inside,
     )
     def mlp_output(self, value) -> Residual:
         return value
