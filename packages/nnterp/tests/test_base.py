@@ -231,3 +231,10 @@ def test_all_families_imports_every_shipped_module():
     shipped = families.all_families()
     assert set(shipped) == set(families.known())
     assert all(hasattr(module, "RENAME") and hasattr(module, "ENVOYS") for module in shipped.values())
+
+
+def test_a_read_outside_a_trace_is_nnsights_value_error(gpt2):
+    with pytest.raises(ValueError, match="Cannot access `model.transformer.h.0.output` outside of interleaving"):
+        hasattr(gpt2.layers[0], "layer_output")
+    with pytest.raises(ValueError, match="outside of interleaving"):
+        gpt2.layers[0].self_attn.attention_probabilities  # noqa: B018

@@ -31,3 +31,28 @@ def test_inspect_a_parallel_checkpoint_names_the_missing_value(path):
     result = run(path("gpt_neox"))
     assert result.returncode == 0, result.stderr
     assert "a parallel block" in result.stdout
+
+
+def test_inspect_a_type_the_default_cannot_standardize(tmp_path, path):
+    import shutil
+
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    torch.manual_seed(0)
+    config = AutoConfig.for_model("ctrl", vocab_size=1024, n_embd=32, dff=64, n_layer=2, n_head=4)
+    AutoModelForCausalLM.from_config(config).save_pretrained(tmp_path)
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(f"{path('llama')}/{name}", tmp_path / name)
+    result = run(str(tmp_path))
+    assert result.returncode != 0
+    assert "the default family cannot standardize CTRLLMHeadModel" in result.stderr
+    assert "rename=" in result.stderr
+
+
+def test_inspect_the_demo_by_default():
+    result = run()
+    assert result.returncode == 0, result.stderr
+    assert "family      nnterp.families.llama" in result.stdout
+    lens = [line for line in result.stdout.splitlines() if line.strip().startswith("block") and "P(' Paris')" in line]
+    assert len(lens) == 4 and "' Paris'" in lens[-1]

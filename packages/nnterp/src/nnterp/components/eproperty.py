@@ -191,6 +191,12 @@ class EProperty(eproperty):
         self._check(obj)
         key = self._key(obj)
         select = self._select(obj)
+        interleaver = getattr(obj, "interleaver", None)
+        if interleaver is not None and not interleaver.interleaving:
+            # Outside a trace nothing is served; a drill would fail with a message about
+            # `.source` rather than about where the read happened.
+            location, _ = resolve(obj, key, walk=False, name=self.name)
+            raise ValueError(f"Cannot access `{location}` outside of interleaving: read values inside a trace")
         location, attribute = self._resolve(obj, key)
         mediator = None
         if self._transform is not None:
