@@ -60,22 +60,23 @@ def get_token_activations(
     check_padding(model, idx)
     layers = _layers(model, layers)
     get_activations = get_activations or layer_output
-    order = sorted(range(len(layers)), key=lambda i: layers[i])
     if tracer is not None:
-        rows = [None] * len(layers)
-        for i in order:
-            rows[i] = get_activations(model, layers[i])[:, idx]
-        return torch.stack(rows)
+        return _read(model, layers, get_activations, idx)
     if prompts is None:
         raise ValueError("get_token_activations needs prompts, or tracer= to read inside a trace you have open")
     with model.trace(prompts, remote=remote) as opened:
-        rows = [None] * len(layers)
-        for i in order:
-            rows[i] = get_activations(model, layers[i])[:, idx]
-        acts = torch.stack(rows).cpu().save()
+        acts = _read(model, layers, get_activations, idx).cpu().save()
         if remote is False:
             opened.stop()
     return acts
+
+
+def _read(model: Any, layers: list[int], get_activations: Callable[[Any, int], Any], idx: int) -> torch.Tensor:
+    """Inside a trace: the values at token `idx`, read in forward (ascending block) order, stacked in `layers`' order."""
+    rows: list[Any] = [None] * len(layers)
+    for i in sorted(range(len(layers)), key=lambda i: layers[i]):
+        rows[i] = get_activations(model, layers[i])[:, idx]
+    return torch.stack(rows)
 
 
 def collect_last_token_activations_session(
