@@ -41,3 +41,13 @@ def test_reading_out_of_order_raises(gpt2):
 def test_rank_of_an_unknown_value(llama):
     with pytest.raises(KeyError, match="support"):
         llama.rank("no_such_value", 0)
+
+
+def test_order_follows_a_function_key(path):
+    from nnterp import StandardizedTransformer
+
+    model = StandardizedTransformer(path("bloom"), dispatch=True)
+    order = model.order(1)
+    # BLOOM's keys and values come out of the cache update, after the queries leave _reshape
+    assert order["self_attn.attention_queries"] < order["self_attn.attention_keys"] == order["self_attn.attention_values"]
+    assert list(order)[-1] == "layer_output"

@@ -13,22 +13,9 @@ from typing import Any
 
 from nnsight.intervention.source import instrument, make_op
 
-from .components import DerivedEProperty, EProperty, Standard, resolve
-from .components.standard import standard_name
+from .components import DerivedEProperty, block_values, resolve
 
 PROBE_PROMPT = "The Eiffel Tower is in"
-
-
-def _block_values(block: Any) -> list[tuple[str, Any, EProperty]]:
-    """(dotted name, host envoy, descriptor) for every value of the block and its standard children."""
-    found = []
-    if isinstance(block, Standard):
-        found += [(name, block, attr) for name, attr in type(block).values().items()]
-    for name, child in block._named_children():
-        if isinstance(child, Standard):
-            prefix = standard_name(block, name, child)
-            found += [(f"{prefix}.{value}", child, attr) for value, attr in type(child).values().items()]
-    return found
 
 
 def _op_drills(location: str) -> list[str]:
@@ -45,14 +32,13 @@ def probe_order(model: Any, layer: int, prompt: str = PROBE_PROMPT) -> dict[str,
     """Run one probe trace and rank block `layer`'s available values by first visit."""
     block = model.layers[layer]
     wanted: dict[str, str] = {}
-    for name, host, attr in _block_values(block):
-        if attr.reason(host) is not None or not isinstance(attr.key, str):
+    for name, host, attr in block_values(block):
+        if attr.reason(host) is not None or isinstance(attr, DerivedEProperty) or attr._preprocess is None:
             continue
-        if attr.inside_forward() and attr.key.startswith("source"):
+        key = attr._key(host)
+        if key.startswith("source"):
             host.source  # noqa: B018 - instruments the host's forward for the probe
-        if isinstance(attr, DerivedEProperty) or attr._preprocess is None:
-            continue
-        location, _ = resolve(host, attr.key, walk=False, name=name)
+        location, _ = resolve(host, key, walk=False, name=name)
         wanted[name] = location
     drills = {base for location in wanted.values() for base in _op_drills(location)}
 

@@ -56,6 +56,7 @@ from .standard import (
     Standard,
     axis_size,
     block_rows,
+    block_values,
     blocks_support,
     first_tensor,
     named_layout,

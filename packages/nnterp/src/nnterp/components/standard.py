@@ -139,16 +139,21 @@ def standard_name(block: Envoy, name: str, child: Envoy) -> str:
     return aliases[0] if aliases else name
 
 
-def block_rows(block: Envoy) -> dict[str, str | None]:
-    """One block's values, its own and its `Standard` children's under their standard names."""
-    rows: dict[str, str | None] = {}
+def block_values(block: Envoy) -> list[tuple[str, Envoy, EProperty]]:
+    """(name, host envoy, descriptor) for a block's own values and its `Standard` children's, under their standard names."""
+    found = []
     if isinstance(block, Standard):
-        rows.update(block.support())
+        found += [(name, block, attr) for name, attr in type(block).values().items()]
     for name, child in block._named_children():
         if isinstance(child, Standard):
             prefix = standard_name(block, name, child)
-            rows.update({f"{prefix}.{value}": reason for value, reason in child.support().items()})
-    return rows
+            found += [(f"{prefix}.{value}", child, attr) for value, attr in type(child).values().items()]
+    return found
+
+
+def block_rows(block: Envoy) -> dict[str, str | None]:
+    """One block's values, its own and its `Standard` children's under their standard names: `None` or the reason."""
+    return {name: attr.reason(host) for name, host, attr in block_values(block)}
 
 
 def blocks_support(layers: Any) -> dict[str, Any]:
