@@ -100,12 +100,6 @@ class EProperty(eproperty):
         if self.key is None:
             self.key = name
 
-    def copy_hooks(self, other: EProperty) -> EProperty:
-        """Take the postprocess and transform of `other` (a base's value) unless set here."""
-        self._postprocess = self._postprocess or other._postprocess
-        self._transform = self._transform or other._transform
-        return self
-
     # -- introspection ---------------------------------------------------------
 
     @property
@@ -333,7 +327,12 @@ def pick(attribute: str, value: Any, select: int | str | None) -> Any:
     if attribute == "inputs":
         args, kwargs = value
         if isinstance(select, int):
-            return args[select] if select < len(args) else list(kwargs.values())[select - len(args)]
+            if select >= len(args):
+                raise IndexError(
+                    f"select={select} names a positional argument, and this call has {len(args)}; "
+                    f"its keyword arguments are {sorted(kwargs)}: select one by name"
+                )
+            return args[select]
         return kwargs.get(select)
     return value[select]
 
@@ -351,10 +350,7 @@ def put(attribute: str, current: Any, new: Any, select: int | str | None) -> Any
     if attribute == "inputs":
         args, kwargs = current
         if isinstance(select, int):
-            if select < len(args):
-                return (*args[:select], new, *args[select + 1:]), kwargs
-            name = list(kwargs)[select - len(args)]
-            return args, {**kwargs, name: new}
+            return (*args[:select], new, *args[select + 1 :]), kwargs
         return args, {**kwargs, select: new}
     items = list(current)
     items[select] = new
