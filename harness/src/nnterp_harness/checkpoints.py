@@ -60,6 +60,19 @@ class Entry:
 
 _COMMON: dict[str, Any] = {"vocab_size": VOCAB_SIZE, **special_token_ids()}
 
+#: Llama's block with grouped-query attention, shared by the llama and qwen2 entries.
+GROUPED_LLAMA_SHAPE = {
+    "hidden_size": 64,
+    "intermediate_size": 96,
+    "num_hidden_layers": 3,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "max_position_embeddings": MAX_POSITIONS,
+    "attention_dropout": 0.0,
+    "initializer_range": INIT_STD,
+}
+
+
 _ENTRY_LIST: tuple[Entry, ...] = (
     Entry(
         "gpt2",
@@ -79,16 +92,7 @@ _ENTRY_LIST: tuple[Entry, ...] = (
     Entry(
         "llama",
         "llama",
-        {
-            "hidden_size": 64,
-            "intermediate_size": 96,
-            "num_hidden_layers": 3,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 2,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-        },
+        GROUPED_LLAMA_SHAPE,
     ),
     Entry(
         "gpt_neox",
@@ -109,16 +113,7 @@ _ENTRY_LIST: tuple[Entry, ...] = (
     Entry(
         "qwen2",
         "qwen2",
-        {
-            "hidden_size": 64,
-            "intermediate_size": 96,
-            "num_hidden_layers": 3,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 2,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-        },
+        GROUPED_LLAMA_SHAPE,
     ),
     Entry(
         "gemma2",
@@ -169,6 +164,7 @@ _ENTRY_LIST: tuple[Entry, ...] = (
         },
     ),
 )
+
 
 ENTRIES: dict[str, Entry] = {entry.name: entry for entry in _ENTRY_LIST}
 # Every checkpoint with a manifest: the tiny ones and the trained demo.
