@@ -1,7 +1,7 @@
-"""Tiny random-weight checkpoints, one per reference architecture family.
+"""Tiny random-weight checkpoints, one or more per family.
 
-Each checkpoint is declared by an :class:`Entry` (its model type and config
-overrides) and built deterministically: fixed seed, float32, the harness
+Each checkpoint is declared by an :class:`~nnterp_harness.entry.Entry` in a module
+of `nnterp_harness.entries` (its model type and config overrides) and built deterministically: fixed seed, float32, the harness
 tokenizer, and a ``manifest.json`` that pins the sha256 of every file.
 
 Command line::
@@ -22,151 +22,27 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import nnsight  # noqa: F401  (nnsight must be imported before transformers.models.*)
 import torch
 import transformers
-from transformers import AutoConfig, AutoModelForCausalLM, PreTrainedModel, PreTrainedTokenizerBase
+from transformers import AutoConfig, PreTrainedModel, PreTrainedTokenizerBase
 
-from . import locate
-from .tokenizer import VOCAB_SIZE, build_tokenizer, special_token_ids
+from . import entries, locate
+from .entry import COMMON, Entry
+from .tokenizer import build_tokenizer, special_token_ids
 
 SEED = 0
 MANIFEST = "manifest.json"
 DEMO_NAME = "demo"
-# Random init std for every family: large enough that attention scores vary
-# visibly between positions at hidden size 64.
-INIT_STD = 0.15
 # Std of the noise added to parameters that initialise to a constant (norm
 # weights, biases), so that every saved value carries information.
 CONSTANT_NOISE_STD = 0.1
-MAX_POSITIONS = 256
-# GPT-2's learned position table is the one that would push it past 1 MB.
-GPT2_POSITIONS = 128
 
-
-@dataclass(frozen=True)
-class Entry:
-    """One tiny checkpoint: its name, model type, config overrides and tokenizer."""
-
-    name: str
-    model_type: str
-    overrides: dict[str, Any] = field(default_factory=dict)
-    tokenizer: str = "bpe"
-
-
-_COMMON: dict[str, Any] = {"vocab_size": VOCAB_SIZE, **special_token_ids()}
-
-#: Llama's block with grouped-query attention, shared by the llama and qwen2 entries.
-GROUPED_LLAMA_SHAPE = {
-    "hidden_size": 64,
-    "intermediate_size": 96,
-    "num_hidden_layers": 3,
-    "num_attention_heads": 4,
-    "num_key_value_heads": 2,
-    "max_position_embeddings": MAX_POSITIONS,
-    "attention_dropout": 0.0,
-    "initializer_range": INIT_STD,
-}
-
-
-_ENTRY_LIST: tuple[Entry, ...] = (
-    Entry(
-        "gpt2",
-        "gpt2",
-        {
-            "n_embd": 64,
-            "n_layer": 3,
-            "n_head": 4,
-            "n_positions": GPT2_POSITIONS,
-            "resid_pdrop": 0.0,
-            "embd_pdrop": 0.0,
-            "attn_pdrop": 0.0,
-            "summary_first_dropout": 0.0,
-            "initializer_range": INIT_STD,
-        },
-    ),
-    Entry(
-        "llama",
-        "llama",
-        GROUPED_LLAMA_SHAPE,
-    ),
-    Entry(
-        "gpt_neox",
-        "gpt_neox",
-        {
-            "hidden_size": 64,
-            "intermediate_size": 96,
-            "num_hidden_layers": 3,
-            "num_attention_heads": 4,
-            "max_position_embeddings": MAX_POSITIONS,
-            "use_parallel_residual": True,
-            "attention_dropout": 0.0,
-            "hidden_dropout": 0.0,
-            "classifier_dropout": 0.0,
-            "initializer_range": INIT_STD,
-        },
-    ),
-    Entry(
-        "qwen2",
-        "qwen2",
-        GROUPED_LLAMA_SHAPE,
-    ),
-    Entry(
-        "gemma2",
-        "gemma2",
-        {
-            "hidden_size": 64,
-            "intermediate_size": 128,
-            "num_hidden_layers": 3,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 2,
-            "head_dim": 16,
-            "query_pre_attn_scalar": 16,
-            "final_logit_softcapping": 30.0,
-            "attn_logit_softcapping": 50.0,
-            "max_position_embeddings": MAX_POSITIONS,
-            "sliding_window": 128,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-        },
-    ),
-    Entry(
-        "bloom",
-        "bloom",
-        {
-            "hidden_size": 64,
-            "n_layer": 3,
-            "n_head": 4,
-            "hidden_dropout": 0.0,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-        },
-    ),
-    Entry(
-        "opt",
-        "opt",
-        {
-            "hidden_size": 64,
-            "num_hidden_layers": 3,
-            "num_attention_heads": 4,
-            "ffn_dim": 128,
-            "word_embed_proj_dim": 64,
-            "do_layer_norm_before": True,
-            "max_position_embeddings": MAX_POSITIONS,
-            "dropout": 0.0,
-            "attention_dropout": 0.0,
-            "layerdrop": 0.0,
-            "init_std": INIT_STD,
-        },
-    ),
-)
-
-
-ENTRIES: dict[str, Entry] = {entry.name: entry for entry in _ENTRY_LIST}
+#: Every tiny checkpoint, by name: the `ENTRIES` of each module under `nnterp_harness.entries`.
+ENTRIES: dict[str, Entry] = entries.collect()
 # Every checkpoint with a manifest: the tiny ones and the trained demo.
 ALL_NAMES: tuple[str, ...] = (*ENTRIES, DEMO_NAME)
 
@@ -188,7 +64,10 @@ def tokenizer_for(kind: str, config: transformers.PretrainedConfig | None = None
 
 def make_config(entry: Entry) -> transformers.PretrainedConfig:
     """The config of ``entry``: family defaults, the shared settings, then its overrides."""
-    return AutoConfig.for_model(entry.model_type, **{**_COMMON, **entry.overrides})
+    config = AutoConfig.for_model(entry.model_type, **{**COMMON, **entry.overrides})
+    if entry.configure is not None:
+        entry.configure(config)
+    return config
 
 
 def _perturb_constants(model: torch.nn.Module, seed: int) -> None:
@@ -205,8 +84,11 @@ def make_model(entry: Entry) -> PreTrainedModel:
     """The randomly initialised float32 model of ``entry``, in eval mode."""
     config = make_config(entry)
     torch.manual_seed(SEED)
-    model = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    model = getattr(transformers, entry.auto_class).from_config(config, dtype=torch.float32)
     _perturb_constants(model, SEED + 1)
+    if entry.prepare is not None:
+        with torch.no_grad():
+            entry.prepare(model)
     return model.eval()
 
 

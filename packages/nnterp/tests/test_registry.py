@@ -39,8 +39,22 @@ def test_import_nnterp_loads_no_modeling_module_and_lookup_loads_one_family():
 
 
 def test_unknown_model_type_falls_back_to_default_with_a_warning():
-    with pytest.warns(UserWarning, match="nnterp has no family for model_type 'nanochat'.*nnterp/families/nanochat.py"):
-        assert families.lookup("nanochat") is default
+    with pytest.warns(UserWarning, match="nnterp has no family for model_type 'my_arch'.*nnterp/families/my_arch.py"):
+        assert families.lookup("my_arch") is default
+
+
+def test_a_dashed_model_type_is_one_module_under_either_spelling():
+    with pytest.warns(UserWarning, match="nnterp/families/my_new_arch.py"):
+        families.lookup("my-new-arch")
+    variant = types.SimpleNamespace(**vars(gpt2))
+    try:
+        families.register(variant, "my-new-arch")
+        assert families.REGISTRY["my_new_arch"] is variant
+        assert families.lookup("my-new-arch") is variant
+        assert families.lookup("my_new_arch") is variant
+    finally:
+        del families.REGISTRY["my_new_arch"]
+    assert families.module_name("gpt-sw3") == "gpt_sw3"
 
 
 def test_register_adds_overrides_and_cleans_up():

@@ -5,6 +5,10 @@
 family, with a warning. A family is any module or object with `RENAME` (native name
 to standard name, nnsight's `rename=`) and `ENVOYS` (module type to envoy class,
 nnsight's `envoys=`).
+
+A model type that is not a Python identifier is spelled with ``-`` written ``_`` in
+its module's file name (``gpt-sw3`` lives in ``gpt_sw3.py``). `lookup` and
+`register` take either spelling; `known()` gives transformers' own.
 """
 
 from __future__ import annotations
@@ -36,9 +40,27 @@ def _package(engine: str) -> str:
     return __name__ if engine == "transformers" else f"{__name__}.{engine}"
 
 
-def known(engine: str | None = None) -> list[str]:
-    """The model types the package ships a family module for (not `default`, not registered ones)."""
-    engine = _engine(engine)
+def module_name(model_type: str) -> str:
+    """The file name (without ``.py``) of `model_type`'s family module: ``-`` written ``_``."""
+    return model_type.replace("-", "_")
+
+
+def _transformers_types() -> Any:
+    # The auto mapping is a plain dict module: reading it imports no modeling code.
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
+
+    return CONFIG_MAPPING_NAMES
+
+
+def _spelling(name: str, types: Any) -> str | None:
+    """Transformers' spelling of the type a module named `name` covers, or `None` when this release lacks it."""
+    if name in types:
+        return name
+    dashed = name.replace("_", "-")
+    return dashed if dashed in types else None
+
+
+def _shipped(engine: str) -> list[str]:
     try:
         package = importlib.import_module(_package(engine))
     except ModuleNotFoundError:
@@ -50,9 +72,27 @@ def known(engine: str | None = None) -> list[str]:
     )
 
 
+def known(engine: str | None = None) -> list[str]:
+    """The model types the package ships a family module for, as transformers spells them.
+
+    Not `default`, not registered families, and not a type the installed transformers
+    release does not have (its module could not import its modeling code).
+    """
+    engine = _engine(engine)
+    if engine != "transformers":
+        return _shipped(engine)
+    types = _transformers_types()
+    return sorted(spelling for name in _shipped(engine) if (spelling := _spelling(name, types)) is not None)
+
+
+def lookup_module(model_type: str, engine: str | None = None) -> Any:
+    """The shipped family module of `model_type` (either spelling), imported."""
+    return importlib.import_module(f"{_package(_engine(engine))}.{module_name(model_type)}")
+
+
 def all_families(engine: str | None = None) -> dict[str, Any]:
-    """Every shipped family, imported: model type to module."""
-    return {model_type: importlib.import_module(f"{_package(_engine(engine))}.{model_type}") for model_type in known(engine)}
+    """Every shipped family the installed release can load, imported: model type to module."""
+    return {model_type: lookup_module(model_type, engine) for model_type in known(engine)}
 
 
 def lookup(model_type: str, engine: str | None = None) -> Any:
@@ -63,9 +103,9 @@ def lookup(model_type: str, engine: str | None = None) -> Any:
     """
     engine = _engine(engine)
     registry = _ENGINE_REGISTRY[engine]
-    if model_type in registry:
-        return registry[model_type]
-    name = f"{_package(engine)}.{model_type}"
+    if module_name(model_type) in registry:
+        return registry[module_name(model_type)]
+    name = f"{_package(engine)}.{module_name(model_type)}"
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as error:
@@ -81,7 +121,7 @@ def lookup(model_type: str, engine: str | None = None) -> Any:
     warnings.warn(
         f"nnterp has no family for model_type {model_type!r}; the default family standardizes it as a "
         "best-effort guess. Check model.support() for what it found, and add "
-        f"nnterp/families/{model_type}.py (or nnterp.families.register(family, {model_type!r})) "
+        f"nnterp/families/{module_name(model_type)}.py (or nnterp.families.register(family, {model_type!r})) "
         "for a standardization you can rely on.",
         UserWarning,
         stacklevel=3,
@@ -111,7 +151,7 @@ def register(family: Any, *model_types: str, engine: str | None = None) -> Any:
         model_types = (name.rsplit(".", 1)[-1],)
     registry = _ENGINE_REGISTRY[_engine(engine)]
     for model_type in model_types:
-        registry[model_type] = family
+        registry[module_name(model_type)] = family
     return family
 
 
@@ -120,9 +160,9 @@ def __getattr__(name: str) -> Any:
     if name.startswith("_"):
         raise AttributeError(name)
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(f"{__name__}.{module_name(name)}")
     except ModuleNotFoundError as error:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from error
 
 
-__all__ = ["REGISTRY", "UnsupportedFamily", "all_families", "known", "lookup", "register"]
+__all__ = ["REGISTRY", "UnsupportedFamily", "all_families", "known", "lookup", "lookup_module", "module_name", "register"]

@@ -1,0 +1,3 @@
+from ..entry import GROUPED_LLAMA_SHAPE, Entry
+
+ENTRIES = (Entry("llama", "llama", GROUPED_LLAMA_SHAPE),)

@@ -1,0 +1,60 @@
+"""`Entry`, the declaration of one tiny checkpoint, and the settings entries share.
+
+An entry module under `nnterp_harness.entries` declares `ENTRIES`, a tuple of
+`Entry`; the builder (`nnterp_harness.checkpoints`) finds every such module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .tokenizer import VOCAB_SIZE, special_token_ids
+
+# Random init std for every family: large enough that attention scores vary
+# visibly between positions at hidden size 64.
+INIT_STD = 0.15
+MAX_POSITIONS = 256
+# GPT-2's learned position table is the one that would push it past 1 MB.
+GPT2_POSITIONS = 128
+
+#: Settings every entry gets before its own overrides.
+COMMON: dict[str, Any] = {"vocab_size": VOCAB_SIZE, **special_token_ids()}
+
+#: Llama's block with grouped-query attention, shared by the Llama-shaped entries.
+GROUPED_LLAMA_SHAPE: dict[str, Any] = {
+    "hidden_size": 64,
+    "intermediate_size": 96,
+    "num_hidden_layers": 3,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "max_position_embeddings": MAX_POSITIONS,
+    "attention_dropout": 0.0,
+    "initializer_range": INIT_STD,
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One tiny checkpoint.
+
+    - `name`: the directory under ``tiny_checkpoints/`` (a model type with ``-``
+      written ``_``, as the family module's file name spells it).
+    - `model_type`: the transformers model type, as transformers spells it.
+    - `overrides`: config keys set over the family's defaults and `COMMON`.
+    - `configure`: called on the built config before the model is made, for what
+      keyword overrides cannot express (sub-configs, a model type the config class
+      does not stamp).
+    - `prepare`: called on the initialised model (after the constant parameters are
+      perturbed), for weights the random init leaves degenerate.
+    - `auto_class`: the transformers auto class that builds the model.
+    """
+
+    name: str
+    model_type: str
+    overrides: dict[str, Any] = field(default_factory=dict)
+    tokenizer: str = "bpe"
+    configure: Callable[[Any], None] | None = None
+    prepare: Callable[[Any], None] | None = None
+    auto_class: str = "AutoModelForCausalLM"
