@@ -17,6 +17,7 @@ from .attention import (
 from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pick, put, resolve, unavailable
 from .layer import FlatResidual, Layer, Residual, Streams
 from .mlp import Mlp, Neurons
+from .own_attention import AS_IS, FOLDED_HEADS, HEADS_FIRST, KEYS_TRANSPOSED, MERGED_HEADS, OwnAttention, own_arithmetic, own_value
 from .reasons import (
     DEFAULT_CONTRIBUTION,
     DEFAULT_HEAD,
@@ -27,6 +28,7 @@ from .reasons import (
     POST_NORM_MLP,
     needs_child,
 )
+from .sandwich import PostNormLayer, SandwichAttention, SandwichLayer, SandwichMlp, normed_contribution
 from .standard import (
     BATCH,
     CHANNELS,

@@ -11,7 +11,7 @@ update (as long as the cache), the scores enter
 
 from transformers.models.bloom.modeling_bloom import BloomAttention, BloomBlock, BloomMLP
 
-from nnterp.components import Attention, EProperty, HeadOutputs, Keys, Layer, Mlp, Pattern, Queries, Residual, Values
+from nnterp.components import MERGED_HEADS, EProperty, Layer, Mlp, OwnAttention, Residual, own_value
 from nnterp.components.attention import module_config
 
 RENAME = {
@@ -25,11 +25,6 @@ RENAME = {
 }
 
 SLICED = "this checkpoint sets slow_but_exact with pretraining_tp > 1, which projects the heads slice by slice"
-
-
-def own_arithmetic(attention) -> str | None:
-    """BLOOM's interior is its own forward's, which runs under every attention implementation."""
-    return attention.off_interface()
 
 
 def sliced_projection(attention) -> str | None:
@@ -59,55 +54,21 @@ class Layer(Layer):
     returns_tuple = True
 
 
-class Attention(Attention):
+class Attention(OwnAttention):
     """BLOOM's attention, read at its own operations; the contribution enters `dropout_add`."""
 
-    def off_interface(self) -> str | None:
-        return None
-
-    @EProperty("source.self__reshape_0.output", select=0, description=Attention.attention_queries.description, unavailable=own_arithmetic)
-    def attention_queries(self, value) -> Queries:
-        return value
-
-    @EProperty(kv_key, select=lambda a: 0 if cached(a) else 1, description=Attention.attention_keys.description, unavailable=own_arithmetic)
-    def attention_keys(self, value) -> Keys:
-        return value
-
-    @EProperty(kv_key, select=lambda a: 1 if cached(a) else 2, description=Attention.attention_values.description, unavailable=own_arithmetic)
-    def attention_values(self, value) -> Values:
-        return value
-
-    @EProperty("source.F_softmax_0.input", description=Attention.attention_scores.description, unavailable=own_arithmetic)
-    def attention_scores(self, value) -> Pattern:
-        return value
-
-    @EProperty("attention_dropout.output", description=Attention.attention_probabilities.description, unavailable=own_arithmetic)
-    def attention_probabilities(self, value) -> Pattern:
-        return value
-
-    @EProperty("source.self__merge_heads_0.output", description=Attention.attention_head_outputs.description, unavailable=own_arithmetic)
-    def attention_head_outputs(self, value) -> HeadOutputs:
-        return value.unflatten(-1, (self.num_heads, -1))
-
-    @attention_head_outputs.postprocess
-    def attention_head_outputs(self, value):
-        return value.flatten(-2)
-
-    @EProperty("o_proj.input", description=Attention.attention_premix.description, unavailable=sliced_projection)
-    def attention_premix(self, value) -> HeadOutputs:
-        return value.unflatten(-1, (self.num_heads, -1))
-
-    @attention_premix.postprocess
-    def attention_premix(self, value):
-        return value.flatten(-2)
-
-    @EProperty(
+    attention_queries = own_value("attention_queries", "source.self__reshape_0.output", select=0)
+    attention_keys = own_value("attention_keys", kv_key, select=lambda a: 0 if cached(a) else 1)
+    attention_values = own_value("attention_values", kv_key, select=lambda a: 1 if cached(a) else 2)
+    attention_scores = own_value("attention_scores", "source.F_softmax_0.input")
+    attention_probabilities = own_value("attention_probabilities", "attention_dropout.output")
+    attention_head_outputs = own_value("attention_head_outputs", "source.self__merge_heads_0.output", MERGED_HEADS)
+    attention_premix = own_value("attention_premix", "o_proj.input", MERGED_HEADS, unavailable=sliced_projection)
+    attention_output = own_value(
+        "attention_output",
         "source.dropout_add_0.input",
         description="What the attention adds to the residual stream: the tensor entering dropout_add",
-        unavailable=own_arithmetic,
     )
-    def attention_output(self, value) -> Residual:
-        return value
 
 
 class Mlp(Mlp):
