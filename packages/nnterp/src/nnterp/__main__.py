@@ -1,4 +1,4 @@
-"""`python -m nnterp inspect [REPO_OR_PATH] [--prompt TEXT]`: what nnterp makes of a checkpoint."""
+"""`python -m nnterp inspect [REPO_OR_PATH] [--prompt TEXT]`: what nnterp makes of a checkpoint; `python -m nnterp families`: the coverage table."""
 
 from .inspect import main
 

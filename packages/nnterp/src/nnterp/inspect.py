@@ -39,6 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     inspect = commands.add_parser("inspect", help="family, sizes, names, support() and one trace of a checkpoint")
     inspect.add_argument("checkpoint", nargs="?", help="a Hub repo id or a local checkpoint directory (default: the demo)")
     inspect.add_argument("--prompt", default=DEFAULT_PROMPT, help=f"the prompt of the trace (default: {DEFAULT_PROMPT!r})")
+    families = commands.add_parser("families", help="the coverage table of every shipped family, read off the code")
+    families.add_argument("--markdown", action="store_true", help="print the page site/docs/families.md holds")
     return parser
 
 
@@ -136,6 +138,13 @@ def _check_local(source: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from .families import UnsupportedFamily
+
+    if args.command == "families":
+        from . import coverage
+
+        table = coverage.rows()
+        sys.stdout.write(coverage.markdown(table) if args.markdown else coverage.text(table))
+        return 0
 
     try:
         source = args.checkpoint or str(demo_checkpoint())

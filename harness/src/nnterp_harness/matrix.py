@@ -1,0 +1,54 @@
+"""The record of which shipped families each transformers release of the test matrix runs.
+
+`python -m nnterp_harness.matrix record` writes the installed release's row of
+`nnterp/families/_releases.json` (the shipped model types this release has);
+run it under each release of the matrix after adding a family. The tests of
+each release check their own row, so a stale record fails there.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import nnsight  # noqa: F401  - before any transformers modeling module
+import transformers
+
+from nnterp import coverage, families
+
+#: The transformers releases of the nox matrix (noxfile.py's `TRANSFORMERS`).
+MATRIX = ("5.17.0", "5.20.2", "5.24.0")
+
+
+def expected_row() -> list[str]:
+    """The shipped model types the installed release has: the families its test run holds to the suite."""
+    return families.known()
+
+
+def record() -> dict[str, list[str]]:
+    """Write the installed release's row into the record and return the whole record."""
+    release = transformers.__version__
+    if release not in MATRIX:
+        raise SystemExit(f"transformers {release} is not a release of the matrix {MATRIX}; nothing recorded")
+    try:
+        table = coverage.matrix_releases()
+    except FileNotFoundError:
+        table = {}
+    table[release] = expected_row()
+    table = {name: table[name] for name in MATRIX if name in table}
+    coverage.RELEASES_FILE.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args != ["record"]:
+        print("usage: python -m nnterp_harness.matrix record", file=sys.stderr)
+        return 2
+    table = record()
+    print(f"recorded {len(table[transformers.__version__])} families for transformers {transformers.__version__}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

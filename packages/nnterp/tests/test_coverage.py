@@ -1,0 +1,57 @@
+"""The coverage table: read off the family modules, its release record, and the generated families page."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import transformers
+
+from nnterp import coverage, families
+from nnterp.families import bloom, gpt_neox, opt
+from nnterp_harness import matrix
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGE = ROOT / "site" / "docs" / "families.md"
+
+
+def test_the_record_covers_exactly_the_matrix_of_the_noxfile():
+    tree = ast.parse((ROOT / "noxfile.py").read_text())
+    assigned = [node for node in tree.body if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "TRANSFORMERS"]
+    assert tuple(ast.literal_eval(assigned[0].value)) == matrix.MATRIX
+    assert tuple(coverage.matrix_releases()) == matrix.MATRIX
+
+
+def test_this_release_row_lists_the_families_its_run_holds_to_the_suite():
+    release = transformers.__version__
+    if release not in matrix.MATRIX:
+        pytest.skip(f"transformers {release} is not a release of the matrix {matrix.MATRIX}")
+    recorded = coverage.matrix_releases()[release]
+    assert recorded == families.known(), "run `python -m nnterp_harness.matrix record` under this release"
+
+
+def test_a_row_reads_traits_and_reasons_off_the_module():
+    neox = coverage.family_row("gpt_neox", gpt_neox)
+    assert neox.conditional["parallel_reason"] == ["layer_mid"]
+    assert neox.summary.startswith("GPT-NeoX")
+    assert "mlp_input" in coverage.family_row("opt", opt).unavailable
+    bloom_row = coverage.family_row("bloom", bloom)
+    assert "tuple block" in bloom_row.traits
+    assert "own sizes: intermediate_size" in bloom_row.traits
+    assert any("attention" in trait.lower() for trait in bloom_row.traits)
+
+
+def test_the_families_page_is_the_generated_table():
+    shipped = coverage.shipped_types()
+    if len(families.known()) != len(shipped):
+        missing = sorted(set(shipped) - set(families.known()))
+        pytest.skip(f"this transformers release lacks {missing}: the page is checked where every family imports")
+    expected = coverage.markdown(coverage.rows())
+    assert PAGE.read_text(encoding="utf-8") == expected, "regenerate: python -m nnterp families --markdown > site/docs/families.md"
+
+
+def test_the_families_command_prints_one_block_per_family():
+    result = subprocess.run([sys.executable, "-m", "nnterp", "families"], capture_output=True, text=True, check=True)
+    assert result.stdout.rstrip().endswith(f"{len(families.known())} families")
+    assert "\ngpt_neox: GPT-NeoX" in "\n" + result.stdout
