@@ -626,6 +626,26 @@ class FamilySuite:
             with pytest.raises(Unavailable, match=re.escape(expected)):
                 getattr(host, name)
 
+    def test_order_holds_on_every_load(self, model, checkpoint):
+        """`order()` and `rank()` agree on a lazy load, a fresh dispatched load and a model that has traced."""
+        kwargs = {"attn_implementation": "eager", **self.LOAD_KWARGS}
+        lazy = StandardizedTransformer(str(checkpoint), **kwargs)
+        fresh = StandardizedTransformer(str(checkpoint), dispatch=True, **kwargs)
+        run(model, lambda m: m.logits)
+        model._order_cache.clear()
+        for index, block in enumerate(model.layers):
+            served = {
+                name
+                for name, host, attr in nnterp.components.block_values(block)
+                if attr.reason(host) is None and not isinstance(attr, nnterp.components.DerivedEProperty)
+            }
+            orders = {"lazy": lazy.order(index), "dispatched": fresh.order(index), "traced": model.order(index)}
+            for load, order in orders.items():
+                assert set(order) == served, f"block {index}, {load} load: {sorted(served ^ set(order))}"
+                assert order == orders["traced"], f"block {index}: the {load} load orders differently"
+            for name in served:
+                assert lazy.rank(name, index) == fresh.rank(name, index) == model.rank(name, index), name
+
     # == boundaries ========================================================================
 
     def test_layer_output_is_the_tensor(self, model):

@@ -29,7 +29,14 @@ def _op_drills(location: str) -> list[str]:
 
 
 def probe_order(model: Any, layer: int, prompt: str = PROBE_PROMPT) -> dict[str, int]:
-    """Run one probe trace and rank block `layer`'s available values by first visit."""
+    """Run one probe trace and rank block `layer`'s available values by first visit.
+
+    A model loaded without `dispatch=True` loads its weights first: the probe runs
+    the real forward, and instrumenting a call on the meta skeleton would not survive
+    the load the trace triggers.
+    """
+    if not getattr(model, "dispatched", True):
+        model.dispatch()
     block = model.layers[layer]
     wanted: dict[str, str] = {}
     for name, host, attr in block_values(block):
