@@ -1,0 +1,125 @@
+"""mkdocs hooks: the encyclopedia's pages, generated at build time from the shipped family modules.
+
+`on_config` lists one nav entry per family under the encyclopedia, `on_files` renders
+each page from `encyclopedia.extract` (the family module and its pinned checkpoint),
+and `on_page_markdown` fills the encyclopedia index's table of families. A family
+module added to `nnterp/families/` gets its page at the next build with no other edit.
+
+`NNTERP_SITE_FAMILIES` (comma-separated model types) limits the build to some
+families, for a quick local preview; the strict build and the tests use them all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from mkdocs.plugins import event_priority
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from nnterp_site import encyclopedia  # noqa: E402
+
+log = logging.getLogger("mkdocs.plugins.nnterp_encyclopedia")
+
+#: The index page's line that the table of families replaces.
+TABLE_MARKER = "<!-- families -->"
+
+_cache: dict[str, tuple[str, dict[str, Any]]] = {}
+
+
+def _families() -> list[str]:
+    chosen = os.environ.get("NNTERP_SITE_FAMILIES")
+    every = encyclopedia.families()
+    if not chosen:
+        return every
+    wanted = {name.strip() for name in chosen.split(",") if name.strip()}
+    return [model_type for model_type in every if model_type in wanted or encyclopedia.slug(model_type) in wanted]
+
+
+def _fingerprint(model_type: str) -> str:
+    """What a page depends on: nnterp's source and the pinned checkpoint's files."""
+    import nnterp
+
+    digest = hashlib.sha256()
+    package = Path(nnterp.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.read_bytes())
+    checkpoint = encyclopedia.pinned_checkpoint(model_type)
+    if checkpoint is not None:
+        for path in sorted(checkpoint.iterdir()):
+            if path.is_file():
+                digest.update(path.name.encode())
+                digest.update(str(path.stat().st_size).encode())
+                digest.update(str(path.stat().st_mtime_ns).encode())
+    return digest.hexdigest()
+
+
+def _data(model_type: str) -> dict[str, Any]:
+    # `mkdocs serve` rebuilds on every edit: a page is extracted again only when what it reads changed.
+    fingerprint = _fingerprint(model_type)
+    cached = _cache.get(model_type)
+    if cached is None or cached[0] != fingerprint:
+        data = encyclopedia.extract(model_type)
+        for problem in data["problems"]:
+            log.info("encyclopedia page %s: %s", model_type, problem.splitlines()[0])
+        _cache[model_type] = (fingerprint, data)
+    return _cache[model_type][1]
+
+
+def _title(model_type: str) -> str:
+    from nnterp.families import lookup_module
+
+    try:
+        title, _ = encyclopedia._title(lookup_module(model_type), model_type)
+    except Exception:  # a module that does not import is still listed, under its type
+        return model_type
+    return title
+
+
+def on_config(config: Any) -> Any:
+    entries = [{_title(t): f"{encyclopedia.SECTION}/{encyclopedia.slug(t)}.md"} for t in _families()]
+    entries.sort(key=lambda entry: next(iter(entry)).lower())
+    for index, item in enumerate(config["nav"] or []):
+        if isinstance(item, dict) and "Encyclopedia" in item:
+            section = item["Encyclopedia"]
+            kept = [section] if isinstance(section, str) else list(section)
+            config["nav"][index] = {"Encyclopedia": [*kept, *entries]}
+    return config
+
+
+@event_priority(100)  # before mkdocs-llmstxt lists the pages
+def on_files(files: Any, config: Any) -> Any:
+    from mkdocs.structure.files import File
+
+    for model_type in _families():
+        page = encyclopedia.render(_data(model_type))
+        path = f"{encyclopedia.SECTION}/{encyclopedia.slug(model_type)}.md"
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, path, content=page))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if page.file.src_uri != f"{encyclopedia.SECTION}/index.md" or TABLE_MARKER not in markdown:
+        return markdown
+    lines = ["| family | `model_type` | what it is | particular |", "| --- | --- | --- | --- |"]
+    rows = []
+    for model_type in _families():
+        data = _data(model_type)
+        summary = data.get("summary", "")
+        rows.append(
+            (
+                (data.get("title") or model_type).lower(),
+                f"| [{data.get('title') or model_type}]({encyclopedia.slug(model_type)}.md) | `{model_type}` | "
+                f"{encyclopedia._cell(summary)} | {encyclopedia._cell(', '.join(data.get('tags', [])))} |",
+            )
+        )
+    lines += [row for _, row in sorted(rows)]
+    return markdown.replace(TABLE_MARKER, "\n".join(lines))
