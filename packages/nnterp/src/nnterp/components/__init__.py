@@ -18,6 +18,7 @@ from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pi
 from .layer import FlatResidual, Layer, Residual, Streams
 from .mlp import Mlp, Neurons
 from .own_attention import AS_IS, FOLDED_HEADS, HEADS_FIRST, KEYS_TRANSPOSED, MERGED_HEADS, OwnAttention, own_arithmetic, own_value
+from .parallel import ParallelLayer, block_contribution, parallel_reason
 from .reasons import (
     DEFAULT_CONTRIBUTION,
     DEFAULT_HEAD,
