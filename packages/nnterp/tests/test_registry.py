@@ -81,8 +81,8 @@ def test_register_refuses_a_nameless_namespace():
 
 
 def test_vllm_engine_has_no_default():
-    with pytest.raises(nnterp.UnsupportedFamily):
-        families.lookup("llama", engine="vllm")
+    with pytest.raises(nnterp.UnsupportedFamily, match=r"^no standardization for model_type 'diffllama' on vllm; known: \["):
+        families.lookup("diffllama", engine="vllm")
 
 
 def test_family_keyword_takes_a_namespace_for_one_load(path):

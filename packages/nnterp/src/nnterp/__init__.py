@@ -22,6 +22,18 @@ from .standardized import Standardized, StandardizedTransformer
 
 __version__ = "2.0.0"
 
+
+def __getattr__(name: str):
+    # The vLLM engine comes from the nnterp-vllm distribution, imported on first use.
+    if name == "StandardizedVLLM":
+        try:
+            import nnterp_vllm
+        except ModuleNotFoundError as error:
+            raise ImportError("StandardizedVLLM needs the nnterp-vllm package: pip install 'nnterp[vllm]'") from error
+        return nnterp_vllm.StandardizedVLLM
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "Attention",
     "DerivedEProperty",

@@ -114,10 +114,7 @@ def lookup(model_type: str, engine: str | None = None) -> Any:
         if error.name not in (name, _package(engine)):
             raise
     if engine != "transformers":
-        raise UnsupportedFamily(
-            f"nnterp has no {engine} family for model_type {model_type!r}; "
-            f"register one with nnterp.families.register(family, {model_type!r}, engine={engine!r})"
-        )
+        raise UnsupportedFamily(f"no standardization for model_type {model_type!r} on {engine}; known: {known(engine)}")
     warnings.warn(
         f"nnterp has no family for model_type {model_type!r}; the default family standardizes it as a "
         "best-effort guess. Check model.support() for what it found, and add "

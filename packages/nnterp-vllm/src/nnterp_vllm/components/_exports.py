@@ -1,0 +1,24 @@
+"""The public names of `nnterp.components.vllm`."""
+
+from .attention import DECODE, Attention, causal_scores
+from .layer import FusedLayer, Layer
+from .mlp import GATED, ROUTED, Mlp, RoutedMlp, gated
+from .reasons import LM_HEAD, NO_MASK
+from .values import Flat, Sum
+
+__all__ = [
+    "DECODE",
+    "GATED",
+    "LM_HEAD",
+    "NO_MASK",
+    "ROUTED",
+    "Attention",
+    "Flat",
+    "FusedLayer",
+    "Layer",
+    "Mlp",
+    "RoutedMlp",
+    "Sum",
+    "causal_scores",
+    "gated",
+]
