@@ -33,6 +33,20 @@ def demo_checkpoint() -> Path:
     )
 
 
+def tiny_checkpoint(name: str = DEMO) -> str:
+    """The path of the repository's tiny checkpoint `name` (`"demo"`, `"gpt2"`, `"gemma2"`, ...), as a string.
+
+    It is the folder beside the demo checkpoint that `demo_checkpoint()` finds, so it
+    resolves from any working directory with an editable install of the checkout, or
+    with `NNTERP_DEMO_CHECKPOINT` set. The documentation's examples load through it.
+    """
+    demo = demo_checkpoint()
+    path = demo if name == DEMO else demo.parent / name
+    if not (path / "config.json").is_file():
+        raise FileNotFoundError(f"no tiny checkpoint {name!r} beside the demo checkpoint in {demo.parent}")
+    return str(path)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m nnterp", description="What nnterp makes of a checkpoint.")
     commands = parser.add_subparsers(dest="command", required=True)
