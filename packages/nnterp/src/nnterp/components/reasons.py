@@ -13,15 +13,15 @@ POST_NORM_MLP = "a post-norm block: no norm feeds the MLP, which reads the strea
 NOT_ON_INTERFACE = "this attention does its own arithmetic instead of calling the shared attention interface"
 DEFAULT_CONTRIBUTION = (
     "the default family cannot tell what this sublayer adds to the stream; "
-    "add a family module (docs/extending/adding-a-family.md)"
+    "add a family module (site/docs/developing/adding-a-family.md)"
 )
 DEFAULT_NORM = (
     "the default family cannot tell which module norms the MLP's input; "
-    "add a family module (docs/extending/adding-a-family.md)"
+    "add a family module (site/docs/developing/adding-a-family.md)"
 )
 DEFAULT_HEAD = (
     "the default family cannot tell what the model does after the head; "
-    "add a family module (docs/extending/adding-a-family.md)"
+    "add a family module (site/docs/developing/adding-a-family.md)"
 )
 
 

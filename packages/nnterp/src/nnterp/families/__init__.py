@@ -119,7 +119,7 @@ def lookup(model_type: str, engine: str | None = None) -> Any:
         f"nnterp has no family for model_type {model_type!r}; the default family standardizes it as a "
         "best-effort guess. Check model.support() for what it found, and add "
         f"nnterp/families/{module_name(model_type)}.py (or nnterp.families.register(family, {model_type!r})) "
-        "for a standardization you can rely on.",
+        "for a standardization you can rely on (site/docs/developing/adding-a-family.md).",
         UserWarning,
         stacklevel=3,
     )

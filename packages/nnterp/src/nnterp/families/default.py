@@ -12,11 +12,14 @@ finds no embedding, blocks, final norm or head, or when the blocks do not pass a
 
 from __future__ import annotations
 
+import inspect
+import sys
+from functools import cache
 from typing import Any
 
 import torch
 
-from nnterp.components import DEFAULT_CONTRIBUTION, DEFAULT_NORM, Attention, Layer, Mlp, unavailable
+from nnterp.components import DEFAULT_CONTRIBUTION, DEFAULT_NORM, NOT_ON_INTERFACE, Attention, Layer, Mlp, unavailable
 from nnterp.families import UnsupportedFamily
 
 RENAME = {
@@ -71,10 +74,50 @@ class Layer(Layer):
     mlp_norm_output = unavailable(DEFAULT_NORM)
 
 
+#: The operations the base attention's interior values are read at, inside the eager function.
+EAGER_OPS = ("nn.functional.softmax(", "nn.functional.dropout(")
+
+
+@cache
+def interface_gap(kind: type) -> str | None:
+    """Why the base attention's interior cannot be read on modules of `kind`, or `None`.
+
+    The interior values are read at the call of transformers' shared attention
+    interface and at the softmax and dropout inside the eager function it falls back
+    to. An attention with its own arithmetic makes no such call, whatever
+    `attn_implementation` says. A forward whose source cannot be read is taken to
+    make it, and the read says otherwise.
+    """
+    try:
+        source = inspect.getsource(kind.forward)
+    except (OSError, TypeError):
+        return None
+    if "attention_interface(" not in source:
+        return f"{NOT_ON_INTERFACE} ({kind.__name__}.forward)"
+    eager = getattr(sys.modules.get(kind.__module__), "eager_attention_forward", None)
+    try:
+        eager_source = inspect.getsource(eager) if eager is not None else ""
+    except (OSError, TypeError):
+        return None
+    if eager_source and not all(op in eager_source for op in EAGER_OPS):
+        return f"the eager attention function of {kind.__module__} computes its pattern without the softmax and dropout calls the base reads"
+    return None
+
+
 class Attention(Attention):
-    """An attention the default family found by name; its contribution is not known."""
+    """An attention the default family found by name; its contribution is not known.
+
+    The interior is served only where the module's forward calls the shared
+    interface, which the default family reads off the forward's source.
+    """
 
     attention_output = unavailable(DEFAULT_CONTRIBUTION)
+
+    def off_interface(self) -> str | None:
+        gap = interface_gap(type(self._module))
+        if gap is not None:
+            return f"{gap}; a family module can read the interior at its own operations"
+        return super().off_interface()
 
 
 class Mlp(Mlp):
@@ -131,12 +174,12 @@ def check(model: Any) -> None:
         raise UnsupportedFamily(
             f"the default family cannot standardize {kind}: found no {', '.join(missing)} under any name it knows. "
             "Name the native modules with rename={'<native path>': '<standard name>'} at load; "
-            f"{hint}add a family module named after the model_type (docs/extending/adding-a-family.md)."
+            f"{hint}add a family module named after the model_type (site/docs/developing/adding-a-family.md)."
         )
     if not any(isinstance(block, Layer) for block in model.layers):
         raise UnsupportedFamily(
             f"the default family cannot standardize {kind}: no block of model.layers became a Layer. "
-            "Add a family module named after the model_type (docs/extending/adding-a-family.md)."
+            "Add a family module named after the model_type (site/docs/developing/adding-a-family.md)."
         )
     hidden = getattr(model.config.get_text_config(), "hidden_size", None)
     shape = _scan_block(model, 0)
@@ -144,7 +187,7 @@ def check(model: Any) -> None:
         raise UnsupportedFamily(
             f"the default family cannot standardize {kind}: block 0 passes a stream of shape "
             f"{tuple(shape)}, not [batch, seq, hidden_size]. Add a family module named after the model_type "
-            "(docs/extending/adding-a-family.md)."
+            "(site/docs/developing/adding-a-family.md)."
         )
 
 
