@@ -73,6 +73,14 @@ MOE_VALUES = (
     "shared_expert_output",
 )
 
+#: `EXPECTED_UNAVAILABLE` entries of every mixture block: a routed mixture has no single neuron vector.
+ROUTED_EXPERTS = {
+    "mlp.mlp_activation": "routed experts",
+    "mlp.mlp_neurons": "routed experts",
+}
+#: `EXPECTED_UNAVAILABLE` entry of a mixture without a shared expert.
+NO_SHARED_EXPERT = {"mlp.shared_expert_output": "this mixture has no shared expert"}
+
 
 # -- the native-path table -----------------------------------------------------------
 
@@ -439,12 +447,12 @@ class FamilySuite:
         return clean["input_ids"].shape[1]
 
     def mixture(self, model: Any) -> tuple[int, Any]:
-        """The first block whose `mlp` is a `Moe`, and that `Moe`; skips on a dense model."""
+        """The first block whose `mlp` is a `Moe` running a mixture, and that `Moe`; skips on a dense model."""
         moe_class = getattr(nnterp.components, "Moe", None)
         if moe_class is not None:
             for index, block in enumerate(model.layers):
                 mlp = getattr(block, "mlp", None)
-                if isinstance(mlp, moe_class):
+                if isinstance(mlp, moe_class) and mlp.no_mixture() is None:
                     return index, mlp
         pytest.skip("a dense model has no mixture")
 
@@ -1591,4 +1599,14 @@ class FamilySuite:
         assert moved(logits, clean["logits"])
 
 
-__all__ = ["FamilySuite", "LLAMA_ROWS", "OTHER_PROMPT", "PROMPT", "rows", "run", "with_config"]
+__all__ = [
+    "NO_SHARED_EXPERT",
+    "ROUTED_EXPERTS",
+    "FamilySuite",
+    "LLAMA_ROWS",
+    "OTHER_PROMPT",
+    "PROMPT",
+    "rows",
+    "run",
+    "with_config",
+]

@@ -43,8 +43,13 @@ def probe_order(model: Any, layer: int, prompt: str = PROBE_PROMPT) -> dict[str,
         if attr.reason(host) is not None or isinstance(attr, DerivedEProperty) or attr._preprocess is None:
             continue
         key = attr._key(host)
-        if key.startswith("source"):
-            host.source  # noqa: B018 - instruments the host's forward for the probe
+        segments = key.split(".")
+        if "source" in segments and not key.startswith(("/", "../")):
+            # The module whose forward holds the operation (the host, or a child such as a router).
+            owner = host
+            for segment in segments[: segments.index("source")]:
+                owner = getattr(owner, segment)
+            owner.source  # noqa: B018 - instruments that forward for the probe
         location, _ = resolve(host, key, walk=False, name=name)
         wanted[name] = location
     drills = {base for location in wanted.values() for base in _op_drills(location)}

@@ -17,6 +17,21 @@ from .attention import (
 from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pick, put, resolve, unavailable
 from .layer import FlatResidual, Layer, Residual, Streams
 from .mlp import Mlp, Neurons
+from .moe import (
+    DISPATCH,
+    LOGITS,
+    NO_SHARED,
+    PER_SLOT,
+    ROUTED,
+    ExpertIndices,
+    ExpertOutputs,
+    ExpertWeights,
+    Moe,
+    RouterLogits,
+    mixture_reason,
+    needs_grouped_experts,
+    no_shared_expert,
+)
 from .own_attention import AS_IS, FOLDED_HEADS, HEADS_FIRST, KEYS_TRANSPOSED, MERGED_HEADS, OwnAttention, own_arithmetic, own_value
 from .parallel import ParallelLayer, block_contribution, parallel_reason
 from .reasons import (
@@ -66,5 +81,7 @@ from .standard import (
     rewrap,
     seq_first,
 )
+from .scaled import ScaledAttention, ScaledMlp, ScaledMoe, divide_by_logits_scaling, residual_multiplier, scaled_output
+from .tokens import TokenEProperty
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,76 @@
+"""Blocks that scale each sublayer's output before adding it (Granite's `residual_multiplier`).
+
+The block computes `x + multiplier * sublayer(...)`, so a contribution is the scaled
+product. It is read as `multiplier * output`, which is the product the block forms,
+bit for bit. An in-place edit of the served product, or an assignment, is divided
+by the multiplier before the block scales it again; an unedited read hands the
+module's output back untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from .attention import Attention
+from .eproperty import EProperty
+from .layer import Residual
+from .mlp import Mlp
+from .moe import Moe
+from .standard import first_tensor, rewrap
+
+
+def residual_multiplier(envoy: Any) -> float:
+    """The multiplier the block holding `envoy` applies to its sublayers' outputs."""
+    return envoy.parent._module.residual_multiplier
+
+
+def _repack(raw: Any, tensor: Any) -> Any:
+    if isinstance(raw, (tuple, list)):
+        return (tensor, *raw[1:])
+    return tensor
+
+
+def scaled_output(description: str) -> EProperty:
+    """A contribution read as `residual_multiplier * output` of the host module."""
+
+    @EProperty("output", description=description)
+    def contribution(self, value) -> Residual:
+        return first_tensor(value) * residual_multiplier(self)
+
+    @contribution.postprocess
+    def contribution(self, value):
+        return rewrap(self, value / residual_multiplier(self))
+
+    @contribution.transform
+    def contribution(self, view, raw):
+        multiplier = residual_multiplier(self)
+        if torch.equal(view, first_tensor(raw) * multiplier):
+            return raw
+        return _repack(raw, view / multiplier)
+
+    return contribution
+
+
+class ScaledAttention(Attention):
+    """An attention whose output the block scales by `residual_multiplier`."""
+
+    attention_output = scaled_output("What the attention adds to the residual stream, after the block's multiplier")
+
+
+class ScaledMlp(Mlp):
+    """An MLP whose output the block scales by `residual_multiplier`."""
+
+    mlp_output = scaled_output("What the MLP adds to the residual stream, after the block's multiplier")
+
+
+class ScaledMoe(Moe):
+    """A mixture whose output the block scales by `residual_multiplier`; the mixture's own values are unscaled."""
+
+    mlp_output = scaled_output("What the mixture adds to the residual stream, after the block's multiplier")
+
+
+def divide_by_logits_scaling(model: Any, hidden: Any) -> Any:
+    """The logit lens of a model that divides the head's output by `config.logits_scaling`: norm, head, division."""
+    return model.lm_head(model.norm(hidden)) / model.config.logits_scaling
