@@ -147,11 +147,15 @@ def build(name: str, root: Path | str | None = None) -> Path:
     if name not in ENTRIES:
         hint = " (built by python -m nnterp_harness.train_demo)" if name == DEMO_NAME else ""
         raise KeyError(f"no tiny checkpoint entry {name!r}{hint}; entries: {', '.join(ENTRIES)}")
-    entry = ENTRIES[name]
+    return build_entry(ENTRIES[name], root)
+
+
+def build_entry(entry: Entry, root: Path | str | None = None) -> Path:
+    """Build the checkpoint `entry` declares into `root` (the repository's by default), entry or not."""
     model = make_model(entry)
     tokenizer = tokenizer_for(entry.tokenizer, model.config)
     base = Path(root) if root is not None else locate.output_root()
-    return save_checkpoint(model, tokenizer, base / name, name)
+    return save_checkpoint(model, tokenizer, base / entry.name, entry.name)
 
 
 def _problems(name: str, root: Path) -> list[tuple[str, str]]:

@@ -204,11 +204,22 @@ def _tiny(tmp_path, path, model_type, **config):
 
 
 def test_a_type_without_a_family_loads_under_default_with_a_warning(tmp_path, path):
+    from transformers import AutoConfig, AutoModelForCausalLM, MistralConfig, MistralForCausalLM
+
+    # A model type no family will ever ship: Mistral's code registered under a new name.
+    class NoFamilyConfig(MistralConfig):
+        model_type = "nnterp_test_no_family"
+
+    class NoFamilyForCausalLM(MistralForCausalLM):
+        config_class = NoFamilyConfig
+
+    AutoConfig.register("nnterp_test_no_family", NoFamilyConfig, exist_ok=True)
+    AutoModelForCausalLM.register(NoFamilyConfig, NoFamilyForCausalLM, exist_ok=True)
     checkpoint = _tiny(
-        tmp_path, path, "mistral", hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+        tmp_path, path, "nnterp_test_no_family", hidden_size=32, intermediate_size=64, num_hidden_layers=2,
         num_attention_heads=4, num_key_value_heads=2, head_dim=8,
     )
-    with pytest.warns(UserWarning, match="nnterp has no family for model_type 'mistral'"):
+    with pytest.warns(UserWarning, match="nnterp has no family for model_type 'nnterp_test_no_family'"):
         model = StandardizedTransformer(checkpoint, dispatch=True)
     assert model.family is default
     support = model.support()
@@ -224,11 +235,11 @@ def test_the_default_cannot_name_ctrl_and_says_which_rename_would(tmp_path, path
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(nnterp.UnsupportedFamily) as error:
-            StandardizedTransformer(checkpoint, dispatch=True)
+            StandardizedTransformer(checkpoint, dispatch=True, family=default)
         message = str(error.value)
         assert "the default family cannot standardize CTRLLMHeadModel: found no embed_tokens, norm" in message
         assert "perhaps rename={'transformer.w': 'embed_tokens', 'transformer.layernorm': 'norm'}" in message
         model = StandardizedTransformer(
-            checkpoint, dispatch=True, rename={"transformer.w": "embed_tokens", "transformer.layernorm": "norm"}
+            checkpoint, dispatch=True, family=default, rename={"transformer.w": "embed_tokens", "transformer.layernorm": "norm"}
         )
     assert model.family is default and model.support(layer=0)["layer_output"] is None

@@ -113,11 +113,22 @@ class Attention(Standard):
 
     @property
     def num_heads(self) -> int:
-        """This block's query heads."""
+        """This block's query heads, counted where the heads are merged.
+
+        The output projection takes exactly one `head_dim` per head, while a query
+        projection may be wider (a gated query carries its gate beside the queries),
+        so the heads are counted off `o_proj` first, then `q_proj`, then the config.
+        """
         module = self._module
-        q_proj = module.__dict__.get("_modules", {}).get("q_proj")
+        modules = module.__dict__.get("_modules", {})
         config = module_config(self)
         head_dim = _int(getattr(module, "head_dim", None), getattr(config, "head_dim", None))
+        o_proj = modules.get("o_proj")
+        if o_proj is None:  # an output projection under a native name reaches the envoy as an alias
+            o_proj = getattr(getattr(self, "o_proj", None), "_module", None)
+        if head_dim and o_proj is not None and hasattr(o_proj, "in_features"):
+            return o_proj.in_features // head_dim
+        q_proj = modules.get("q_proj")
         if q_proj is not None and head_dim and hasattr(q_proj, "out_features"):
             return q_proj.out_features // head_dim
         return _int(getattr(module, "num_heads", None), config.num_attention_heads)
