@@ -15,6 +15,7 @@ from .attention import (
     needs_eager,
 )
 from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pick, put, resolve, unavailable
+from .latent import LatentAttention, latent_head_dim, latent_qk_head_dim
 from .layer import FlatResidual, Layer, Residual, Streams
 from .mlp import Mlp, Neurons
 from .moe import (

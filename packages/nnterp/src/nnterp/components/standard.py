@@ -160,7 +160,8 @@ def blocks_support(layers: Any) -> dict[str, Any]:
     """`support()` over a list of blocks: `None` where every block has a value, else `{layer: reason}`.
 
     A value a block lacks because it has no such module reads `no <module> module on
-    this block`.
+    this block`; one its module does not serve (a mixture value on a dense MLP) reads
+    `the <module> on this block has no <value>`.
     """
     per_block = [block_rows(block) for block in layers]
     names: dict[str, None] = {}
@@ -174,7 +175,12 @@ def blocks_support(layers: Any) -> dict[str, Any]:
                 if rows[name] is not None:
                     missing[index] = rows[name]
             else:
-                module = name.rsplit(".", 1)[0] if "." in name else name
-                missing[index] = f"no {module} module on this block"
+                module, _, value = name.rpartition(".")
+                module = module or name
+                if any(key.startswith(f"{module}.") for key in rows):
+                    # The block has the module, of a kind without this value (a dense MLP beside mixtures).
+                    missing[index] = f"the {module} on this block has no {value}"
+                else:
+                    missing[index] = f"no {module} module on this block"
         support[name] = missing or None
     return support
