@@ -37,13 +37,21 @@ def mlp_norm_key(layer: Any) -> str:
     return f"{norm}.output"
 
 
-def block_contribution(key: str, sublayer: str, where: str) -> EProperty:
+def _where(key: str) -> str:
+    """What a contribution key names, in words: a sibling module's output or an operation of the block's forward."""
+    path = key.removeprefix("../").rsplit(".", 1)[0]
+    if path.startswith("source."):
+        return f"the output of {path.removeprefix('source.')} in the block's forward"
+    return f"the output of the block's {path}"
+
+
+def block_contribution(key: str, sublayer: str, where: str | None = None) -> EProperty:
     """A sublayer's contribution read at `key`, a path from the sublayer (``../`` climbs to the block).
 
     `sublayer` is ``"attention"`` or ``"mlp"`` and names the value (`attention_output`
     or `mlp_output`), so assigning the result in a subclass of `Attention` or `Mlp`
-    replaces the module output the base reads; `where` ends the description, saying
-    what tensor the block adds (a dropout's output, an operation's).
+    replaces the module output the base reads. `where` ends the description, saying
+    what tensor the block adds; by default it is read off the key.
     """
     if sublayer not in ("attention", "mlp"):
         raise ValueError(f"a sublayer is 'attention' or 'mlp', not {sublayer!r}")
@@ -53,7 +61,8 @@ def block_contribution(key: str, sublayer: str, where: str) -> EProperty:
         return value
 
     contribution.__name__ = f"{sublayer}_output"
-    return EProperty(key, description=f"What the {what} adds to the residual stream: {where}")(contribution)
+    description = f"What the {what} adds to the residual stream: {where or _where(key)}"
+    return EProperty(key, description=description)(contribution)
 
 
 class ParallelLayer(Layer):

@@ -1,5 +1,9 @@
 """GPT-NeoX (`GPTNeoXForCausalLM`, Pythia): a parallel block by default.
 
+`out = x + self_attn(input_layernorm(x)) + mlp(post_attention_layernorm(x))` with
+`use_parallel_residual`, else `h = x + self_attn(input_layernorm(x)); out = h +
+mlp(post_attention_layernorm(h))` (each contribution after its dropout).
+
 With `use_parallel_residual` the attention and the MLP both read the block input,
 each through its own norm, and the block adds `mlp + attn + x`: the contribution
 identity holds to rounding and there is no stream between the sublayers, so
@@ -10,7 +14,7 @@ and `lm_head` on newer ones; both spellings are keys.
 
 from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXAttention, GPTNeoXLayer, GPTNeoXMLP
 
-from nnterp.components import PARALLEL, Attention, EProperty, Layer, Mlp, Residual
+from nnterp.components import Attention, Mlp, ParallelLayer, block_contribution
 
 RENAME = {
     "gpt_neox.embed_in": "embed_tokens",
@@ -24,21 +28,13 @@ RENAME = {
 }
 
 
-def parallel_reason(layer) -> str | None:
-    """`PARALLEL` when this checkpoint runs the parallel residual."""
-    return PARALLEL if layer._module.use_parallel_residual else None
+class Layer(ParallelLayer):
+    """GPT-NeoX's block: parallel where the checkpoint sets `use_parallel_residual`, its MLP normed by `post_attention_layernorm` either way."""
 
+    PARALLEL_MLP_NORM = "post_attention_layernorm"
 
-class Layer(Layer):
-    """GPT-NeoX's block; the stream between the sublayers exists only without the parallel residual."""
-
-    @EProperty(
-        "post_attention_layernorm.input",
-        description="The residual stream after the attention add",
-        unavailable=parallel_reason,
-    )
-    def layer_mid(self, value) -> Residual:
-        return value
+    def parallel(self) -> bool:
+        return bool(self._module.use_parallel_residual)
 
 
 class Attention(Attention):
@@ -48,17 +44,13 @@ class Attention(Attention):
     def head_dim(self) -> int:
         return self._module.head_size
 
-    @EProperty("../post_attention_dropout.output", description="What the attention adds to the residual stream")
-    def attention_output(self, value) -> Residual:
-        return value
+    attention_output = block_contribution("../post_attention_dropout.output", "attention")
 
 
 class Mlp(Mlp):
     """GPT-NeoX's plain MLP; the contribution after the block's dropout."""
 
-    @EProperty("../post_mlp_dropout.output", description="What the MLP adds to the residual stream")
-    def mlp_output(self, value) -> Residual:
-        return value
+    mlp_output = block_contribution("../post_mlp_dropout.output", "mlp")
 
 
 ENVOYS = {GPTNeoXLayer: Layer, GPTNeoXAttention: Attention, GPTNeoXMLP: Mlp}

@@ -35,17 +35,13 @@ class Layer(ParallelLayer):
 class Attention(Attention):
     """Phi's attention; the shared eager interface, the contribution at the block's first `resid_dropout` call."""
 
-    attention_output = block_contribution(
-        "../source.self_resid_dropout_0.output", "attention", "the output of the block's first resid_dropout call"
-    )
+    attention_output = block_contribution("../source.self_resid_dropout_0.output", "attention")
 
 
 class Mlp(Mlp):
     """Phi's plain MLP; the contribution at the block's second `resid_dropout` call."""
 
-    mlp_output = block_contribution(
-        "../source.self_resid_dropout_1.output", "mlp", "the output of the block's second resid_dropout call"
-    )
+    mlp_output = block_contribution("../source.self_resid_dropout_1.output", "mlp")
 
 
 ENVOYS = {PhiDecoderLayer: Layer, PhiAttention: Attention, PhiMLP: Mlp}
