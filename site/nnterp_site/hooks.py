@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import multiprocessing
 import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,15 @@ TABLE_MARKER = "<!-- families -->"
 _cache: dict[str, tuple[str, dict[str, Any]]] = {}
 
 
+#: The families of the build in progress, read once in `on_config` so every step sees the same list.
+_build: list[str] = []
+
+
 def _families() -> list[str]:
+    return list(_build)
+
+
+def _read_families() -> list[str]:
     chosen = os.environ.get("NNTERP_SITE_FAMILIES")
     every = encyclopedia.families()
     if not chosen:
@@ -59,15 +69,33 @@ def _fingerprint(model_type: str) -> str:
     return digest.hexdigest()
 
 
-def _data(model_type: str) -> dict[str, Any]:
+def _extract_all(model_types: list[str]) -> dict[str, dict[str, Any]]:
+    """Each family's data, read in `NNTERP_SITE_JOBS` worker processes (default: up to two)."""
+    jobs = int(os.environ.get("NNTERP_SITE_JOBS", min(2, os.cpu_count() or 1)))
+    if jobs <= 1 or len(model_types) <= 1:
+        return {model_type: encyclopedia.extract(model_type) for model_type in model_types}
+    context = multiprocessing.get_context("spawn")
+    # The workers import `nnterp_site` by name: put this folder on their path.
+    site = str(Path(__file__).resolve().parents[1])
+    if site not in sys.path:
+        sys.path.insert(0, site)
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        return dict(zip(model_types, pool.map(encyclopedia.extract, model_types)))
+
+
+def _refresh(model_types: list[str]) -> None:
     # `mkdocs serve` rebuilds on every edit: a page is extracted again only when what it reads changed.
-    fingerprint = _fingerprint(model_type)
-    cached = _cache.get(model_type)
-    if cached is None or cached[0] != fingerprint:
-        data = encyclopedia.extract(model_type)
+    fingerprints = {model_type: _fingerprint(model_type) for model_type in model_types}
+    stale = [t for t in model_types if t not in _cache or _cache[t][0] != fingerprints[t]]
+    for model_type, data in _extract_all(stale).items():
         for problem in data["problems"]:
             log.info("encyclopedia page %s: %s", model_type, problem.splitlines()[0])
-        _cache[model_type] = (fingerprint, data)
+        _cache[model_type] = (fingerprints[model_type], data)
+
+
+def _data(model_type: str) -> dict[str, Any]:
+    if model_type not in _cache:
+        _refresh([model_type])
     return _cache[model_type][1]
 
 
@@ -82,6 +110,7 @@ def _title(model_type: str) -> str:
 
 
 def on_config(config: Any) -> Any:
+    _build[:] = _read_families()
     entries = [{_title(t): f"{encyclopedia.SECTION}/{encyclopedia.slug(t)}.md"} for t in _families()]
     entries.sort(key=lambda entry: next(iter(entry)).lower())
     for index, item in enumerate(config["nav"] or []):
@@ -96,6 +125,7 @@ def on_config(config: Any) -> Any:
 def on_files(files: Any, config: Any) -> Any:
     from mkdocs.structure.files import File
 
+    _refresh(_families())
     for model_type in _families():
         page = encyclopedia.render(_data(model_type))
         path = f"{encyclopedia.SECTION}/{encyclopedia.slug(model_type)}.md"
