@@ -8,6 +8,7 @@ index) where torch must come from elsewhere.
     nox -s tests                       # every release of the matrix, on this interpreter
     nox -s "tests(transformers='5.24.0')"
     nox -s demo                        # python -m nnterp inspect on the demo checkpoint
+    nox -s site                        # build the site and test it (needs Debian's chromium and chromium-driver)
 """
 
 from __future__ import annotations
@@ -77,11 +78,39 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", "packages", "harness", "noxfile.py", "benchmarks")
 
 
+#: The site's build and test tools (the encyclopedia's pages also need the stack: they load the tiny checkpoints).
+SITE_TOOLS = [
+    "mkdocs-material==9.8.2",
+    "mkdocstrings-python==2.0.11",
+    "mkdocs-llmstxt==0.5.1",
+    "pytest",
+    "pytest-examples==0.0.18",
+    "selenium==4.51.0",
+]
+
+
+def build_site(session: nox.Session) -> str:
+    """Install the stack and the site's tools, build the site strictly, and return its folder."""
+    install_stack(session, TRANSFORMERS[-1])
+    # Editable, as the site tells readers to install it: the pages find the tiny checkpoints from anywhere.
+    session.install("-e", "./packages/nnterp", *SITE_TOOLS)
+    out = os.path.join(session.create_tmp(), "site")
+    session.run("mkdocs", "build", "--strict", "-f", "site/mkdocs.yml", "-d", out, env={**ENV, "NO_MKDOCS_2_WARNING": "1"})
+    return out
+
+
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Build the mkdocs-material site strictly."""
-    session.install("mkdocs-material")
-    session.run("mkdocs", "build", "--strict", "-f", "site/mkdocs.yml", "-d", os.path.join(session.create_tmp(), "site"))
+    """Build the mkdocs-material site strictly, the encyclopedia generated from the family modules."""
+    build_site(session)
+
+
+@nox.session
+def site(session: nox.Session) -> None:
+    """Build the site, then test it: every page's snippets, the encyclopedia, llms.txt, the skills, and headless Chromium."""
+    out = build_site(session)
+    env = {**ENV, "NNTERP_SITE_DIR": out}  # the encyclopedia screenshot lands in site/artifacts/
+    session.run("python", "-m", "pytest", "site/tests", "-q", "-p", "no:cacheprovider", "--rootdir", "site", *session.posargs, env=env)
 
 
 @nox.session
