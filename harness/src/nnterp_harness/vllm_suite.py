@@ -151,7 +151,7 @@ class VLLMSuite:
     UNAVAILABLE: frozenset[str] = ALWAYS_UNAVAILABLE | {"mlp.mlp_activation"}
     #: Per-value tolerances over `DEFAULT_TOLERANCE`.
     TOLERANCE: dict[str, float] = {}
-    #: Keyword arguments for `StandardizedTransformer` over the suite's own.
+    #: Keyword arguments for the transformers model's `from_pretrained` over the suite's own.
     HF_KWARGS: dict[str, Any] = {}
     #: Keyword arguments for `StandardizedVLLM` over `engine_kwargs()`.
     ENGINE_KWARGS: dict[str, Any] = {}
@@ -180,8 +180,16 @@ class VLLMSuite:
     @pytest.fixture(scope="class")
     @classmethod
     def hf(cls, checkpoint: str) -> StandardizedTransformer:
-        kwargs = {"dispatch": True, "dtype": torch.float32, "attn_implementation": "eager", **cls.HF_KWARGS}
-        return StandardizedTransformer(checkpoint, **kwargs)
+        from transformers import AutoModelForCausalLM
+
+        kwargs = {"dtype": torch.float32, "attn_implementation": "eager", **cls.HF_KWARGS}
+        module = AutoModelForCausalLM.from_pretrained(checkpoint, **kwargs).eval()
+        cls.align(module)
+        return StandardizedTransformer(module)
+
+    @classmethod
+    def align(cls, module: Any) -> None:
+        """Make the transformers model compute what vLLM's implementation does, where the two differ; says how."""
 
     @pytest.fixture(scope="class")
     @classmethod

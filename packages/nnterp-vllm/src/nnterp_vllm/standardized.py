@@ -16,10 +16,10 @@ from nnsight.modeling.vllm.vllm import VLLM
 
 from nnterp import families
 from nnterp.components import DerivedEProperty, Residual, unavailable
-from nnterp.standardized import Logits, NextTokenProbs, Standardized, Tokens, _FromLogits, _index, _model_type
-
 from nnterp.components.vllm.reasons import LM_HEAD, NO_MASK, ORDER
 from nnterp.components.vllm.values import Flat
+from nnterp.standardized import Logits, NextTokenProbs, Standardized, Tokens, _FromLogits, _index, _model_type
+
 from .workers import CONFIG_KEY, describe, quiet_accelerator, worker_class
 
 
@@ -42,6 +42,12 @@ class _Logits(Flat):
         if interleaver is not None and not interleaver.interleaving:
             raise ValueError(f"Cannot access `{obj.path}.{self.key}` outside of interleaving: read values inside a trace")
         return super().__get__(obj, owner)
+
+
+def _embedding_scale(model: Any) -> float:
+    """The factor vLLM applies to the embedding module's output outside it: the family's `embedding_scale`, else 1."""
+    scale = getattr(model.family, "embedding_scale", None)
+    return scale(model) if callable(scale) else 1.0
 
 
 class StandardizedVLLM(Standardized, VLLM):
@@ -123,8 +129,9 @@ class StandardizedVLLM(Standardized, VLLM):
         normed = self.norm._module(rows)
         if isinstance(normed, tuple):
             normed = normed[0]
-        root = self._module
-        logits = root.logits_processor(root.lm_head, normed)
+        # compute_logits is the model's own head: the logits processor over lm_head,
+        # or over the embedding where the weights are tied.
+        logits = self._module.compute_logits(normed)
         return logits.reshape(*hidden.shape[:-1], logits.shape[-1])
 
     def skip_layers(self, start: int, end: int, skip_with: Any = None) -> None:
@@ -151,9 +158,13 @@ class StandardizedVLLM(Standardized, VLLM):
 
     input_size = DerivedEProperty(_input_size, description="The shape of the token ids")
 
-    @Flat("embed_tokens.output", description="The embedding module's output")
+    @Flat("embed_tokens.output", description="The embedding module's output, as block 0 receives it")
     def token_embeddings(self, rows) -> Residual:
-        return rows
+        return rows * _embedding_scale(self)
+
+    @token_embeddings.postprocess
+    def token_embeddings(self, value):
+        return value / _embedding_scale(self)
 
     @Flat("norm.output", description="The final norm's output, what the head reads")
     def final_norm_output(self, rows) -> Residual:

@@ -22,7 +22,6 @@ from nnsight.modeling.vllm.fragments import VLLMFragments
 from nnsight.modeling.vllm.interleaver import VLLMInterleaver
 from nnsight.modeling.vllm.model_runners.GPUModelRunner import NNsightGPUModelRunner, Requests
 from nnsight.modeling.vllm.workers.GPUWorker import NNsightGPUWorker
-from vllm.v1.worker.gpu_model_runner import GPUModelRunner
 
 #: The key of `additional_config` that carries the load's family, renames and envoys.
 CONFIG_KEY = "nnterp"

@@ -1,0 +1,9 @@
+"""Gemma 2 on vLLM against the transformers engine: a sandwich block, softcaps, sliding windows, a scaled embedding."""
+
+from nnterp.families.vllm import gemma2
+from nnterp_harness.vllm_suite import VLLMSuite
+
+
+class TestVLLMGemma2(VLLMSuite):
+    CHECKPOINT = "gemma2"
+    FAMILY = gemma2
