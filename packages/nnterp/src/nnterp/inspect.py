@@ -55,6 +55,10 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument("--prompt", default=DEFAULT_PROMPT, help=f"the prompt of the trace (default: {DEFAULT_PROMPT!r})")
     families = commands.add_parser("families", help="the coverage table of every shipped family, read off the code")
     families.add_argument("--markdown", action="store_true", help="print the page site/docs/families.md holds")
+    scaffold = commands.add_parser("scaffold", help="draft a family, a tiny checkpoint and a suite file for a model type")
+    scaffold.add_argument("model_type", help="a causal-LM model_type of the installed transformers")
+    scaffold.add_argument("--out", help="where to write the draft (default: ./scaffold/<module>)")
+    scaffold.add_argument("--no-run", action="store_true", help="write the files only: no checkpoint, no suite run")
     return parser
 
 
@@ -152,6 +156,13 @@ def _check_local(source: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from .families import UnsupportedFamily
+
+    if args.command == "scaffold":
+        from .scaffold import scaffold
+
+        report = scaffold(args.model_type, args.out, run=not args.no_run)
+        print(report.text())
+        return 0 if report.error is None else 2
 
     if args.command == "families":
         from . import coverage

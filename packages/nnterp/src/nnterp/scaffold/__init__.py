@@ -1,0 +1,137 @@
+"""`python -m nnterp scaffold <model_type>`: a new architecture drafted into a family, a checkpoint and a suite file.
+
+`scaffold(model_type, out)` reads the installed transformers only: a tiny instance
+built from the type's config (`analyze`) and the source of its forwards. It writes
+into `out`:
+
+- `<module>.py`, the draft family module in the house style;
+- `entry_<module>.py`, the tiny-checkpoint entry (it belongs in
+  `harness/src/nnterp_harness/entries/<module>.py`);
+- `test_<module>.py`, a `FamilySuite` file that loads the draft from beside it;
+- `tiny_checkpoints/<module>/`, the checkpoint built from the entry;
+
+then runs the suite on the draft and returns a `Report`: the suite's passes and
+failures, and what the draft itself says needs a person, naming the forward lines
+it could not classify. The draft is a starting point that a person reads and owns.
+Building the checkpoint and running the suite need the `nnterp-harness` package.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .analyze import Analysis, analyze
+from .render import entry_module, family_module, test_module
+
+
+@dataclass
+class Report:
+    """What one scaffold run wrote and found."""
+
+    model_type: str
+    out: Path
+    needs_person: list[str] = field(default_factory=list)
+    passed: int = 0
+    skipped: int = 0
+    failed: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def clean(self) -> bool:
+        """The draft passes the whole suite with no edit."""
+        return self.error is None and not self.failed and self.passed > 0
+
+    def text(self) -> str:
+        lines = [f"scaffold {self.model_type} -> {self.out}"]
+        if self.error:
+            lines.append(f"  could not draft or run: {self.error}")
+        else:
+            lines.append(f"  FamilySuite on the draft: {self.passed} passed, {len(self.failed)} failed, {self.skipped} skipped")
+            lines += [f"  failed: {name}" for name in self.failed]
+        if self.needs_person:
+            lines.append("  needs a person:")
+            lines += [f"    - {item}" for item in self.needs_person]
+        elif not self.error:
+            lines.append("  needs a person: nothing the scaffold could see")
+        return "\n".join(lines)
+
+
+def write(analysis: Analysis, out: Path) -> dict[str, Path]:
+    """Write the draft's three files into `out`; returns them by kind."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = {
+        "family": out / f"{analysis.module_name}.py",
+        "entry": out / f"entry_{analysis.module_name}.py",
+        "test": out / f"test_{analysis.module_name}.py",
+    }
+    files["family"].write_text(family_module(analysis), encoding="utf-8")
+    files["entry"].write_text(entry_module(analysis), encoding="utf-8")
+    files["test"].write_text(test_module(analysis), encoding="utf-8")
+    return files
+
+
+def build_checkpoint(analysis: Analysis, out: Path) -> Path:
+    """Build the draft's tiny checkpoint under `out/tiny_checkpoints/`."""
+    try:
+        from nnterp_harness.checkpoints import build_entry
+        from nnterp_harness.entry import Entry
+    except ImportError as error:
+        raise RuntimeError("building the draft's checkpoint needs nnterp-harness: pip install ./harness") from error
+    return build_entry(Entry(analysis.module_name, analysis.model_type, analysis.overrides), out / "tiny_checkpoints")
+
+
+def run_suite(test_file: Path, report: Report) -> None:
+    """Run the draft's suite in a fresh process and fill `report` with its results."""
+    junit = test_file.parent / "suite.xml"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    subprocess.run(
+        [sys.executable, "-m", "pytest", str(test_file), "-q", "-p", "no:cacheprovider", "--rootdir", str(test_file.parent),
+         f"--junitxml={junit}"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=test_file.parent,
+    )
+    if not junit.is_file():
+        report.error = "the suite did not run (no junit report)"
+        return
+    for case in ElementTree.parse(junit).getroot().iter("testcase"):
+        outcome = {child.tag for child in case}
+        if outcome & {"failure", "error"}:
+            report.failed.append(case.get("name", "?"))
+        elif "skipped" in outcome:
+            report.skipped += 1
+        else:
+            report.passed += 1
+
+
+def scaffold(model_type: str, out: str | Path | None = None, run: bool = True) -> Report:
+    """Draft a family for `model_type` into `out` (default `./scaffold/<module>`), build its checkpoint, run its suite."""
+    from nnterp.families import module_name
+
+    target = Path(out) if out is not None else Path.cwd() / "scaffold" / module_name(model_type)
+    report = Report(model_type, target)
+    try:
+        analysis = analyze(model_type)
+    except Exception as error:  # a type that does not build from a tiny config is reported, not raised
+        report.error = f"{type(error).__name__}: {error}"
+        return report
+    report.needs_person = list(analysis.needs_person)
+    files = write(analysis, target)
+    if not run:
+        return report
+    try:
+        build_checkpoint(analysis, target)
+    except Exception as error:
+        report.error = f"building the checkpoint failed: {type(error).__name__}: {error}"
+        return report
+    run_suite(files["test"], report)
+    return report
+
+
+__all__ = ["Report", "analyze", "scaffold"]
