@@ -114,6 +114,14 @@ def site(session: nox.Session) -> None:
 
 
 @nox.session
+def uncovered(session: nox.Session) -> None:
+    """The newest release's causal-LM types with no family, each scaffolded, built and run through the suite."""
+    install_stack(session, TRANSFORMERS[-1])
+    out = os.path.join(session.create_tmp(), "uncovered")
+    session.run("python", "-m", "nnterp_harness.uncovered", "--run", out, *session.posargs, env=ENV)
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """The benchmarks under benchmarks/: speed and memory, never asserted in tests."""
     install_stack(session)

@@ -73,3 +73,24 @@ def test_a_type_that_is_no_causal_lm_is_reported_not_raised(tmp_path):
     report = scaffold("vit", tmp_path / "vit", run=False)
     assert "'vit' is not a causal-LM model_type" in report.error
     assert not report.clean and not (tmp_path / "vit").exists()
+
+
+def test_the_survey_lists_uncovered_types_and_sums_up_reports(tmp_path):
+    from nnterp.families import known
+    from nnterp.scaffold import Report
+    from nnterp.scaffold.survey import summary, uncovered
+
+    missing = uncovered()
+    assert "llama" not in missing and not set(missing) & set(known())
+    assert "rwkv" in missing or "rwkv" in known()
+    reports = [
+        Report("a", tmp_path, passed=40),
+        Report("b", tmp_path, passed=30, failed=["test_contribution_identity"], needs_person=["line 3"]),
+        Report("c", tmp_path, passed=30, failed=["test_contribution_identity"]),
+        Report("d", tmp_path, error="ValueError: no list of 3 blocks"),
+    ]
+    data = summary(reports)
+    assert data["clean"] == ["a"]
+    assert data["failing_methods"] == {"test_contribution_identity": 2}
+    assert data["failing_unflagged"] == ["c"]
+    assert data["not_drafted"] == {"d": "ValueError: no list of 3 blocks"}

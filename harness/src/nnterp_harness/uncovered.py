@@ -1,0 +1,42 @@
+"""The model types of the installed transformers release with no family, each run through the scaffold.
+
+    python -m nnterp_harness.uncovered             # list them
+    python -m nnterp_harness.uncovered --run DIR   # scaffold each into DIR, build, run its suite, report
+
+Upgrading transformers starts from this report: a clean draft is a family a person
+reads and ships; a failing one names the suite methods and the forward lines it
+could not place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import nnsight  # noqa: F401  - before any transformers modeling module
+import transformers
+
+from nnterp.scaffold.survey import survey, uncovered, write_summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m nnterp_harness.uncovered", description=__doc__.splitlines()[0])
+    parser.add_argument("--run", type=Path, metavar="DIR", help="scaffold every uncovered type into DIR and report")
+    parser.add_argument("--only", nargs="*", help="restrict to these model types")
+    args = parser.parse_args(argv)
+    types = uncovered()
+    if args.only:
+        types = [t for t in types if t in args.only]
+    print(f"transformers {transformers.__version__}: {len(types)} causal-LM types without a family")
+    if not args.run:
+        print("\n".join(types))
+        return 0
+    reports = survey(types, args.run)
+    data = write_summary(reports, args.run / "summary.json")
+    print(f"{len(data['clean'])} of {len(reports)} drafts pass the whole suite unedited; summary in {args.run / 'summary.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
