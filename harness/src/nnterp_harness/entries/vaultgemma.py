@@ -1,0 +1,16 @@
+from ..entry import Entry
+from .gemma2 import GEMMA_SHAPE
+
+ENTRIES = (
+    Entry(
+        "vaultgemma",
+        "vaultgemma",
+        {
+            **GEMMA_SHAPE,
+            "num_hidden_layers": 2,
+            "query_pre_attn_scalar": 24,
+            "final_logit_softcapping": 3.0,
+            "attn_logit_softcapping": 5.0,
+        },
+    ),
+)
