@@ -13,8 +13,14 @@ key/value heads as query heads.
 
 from __future__ import annotations
 
-from .attention import INTERFACE, Attention, Keys, Queries, Values, interface_reason
+from .attention import Attention
 from .eproperty import EProperty
+
+
+def redescribed(base: EProperty, description: str) -> EProperty:
+    """A copy of value `base` (same key, selection, reason and layout) that says what it serves here."""
+    copy = EProperty(base.key, description=description, unavailable=base.unavailable, select=base.select)
+    return copy(base._preprocess)
 
 
 class LatentAttention(Attention):
@@ -40,32 +46,16 @@ class LatentAttention(Attention):
         """Every head has its own decompressed key and value, so `num_heads`."""
         return self.num_heads
 
-    @EProperty(
-        f"source.{INTERFACE}.inputs",
-        select=1,
-        description="The queries entering attention: each head's no-rope query joined to its rotary query",
-        unavailable=interface_reason,
+    attention_queries = redescribed(
+        Attention.attention_queries, "The queries entering attention: each head's no-rope query joined to its rotary query"
     )
-    def attention_queries(self, value) -> Queries:
-        return value
-
-    @EProperty(
-        f"source.{INTERFACE}.inputs",
-        select=2,
-        description="The keys entering attention: each head's key decompressed from the latent, joined to the shared rotary key",
-        unavailable=interface_reason,
+    attention_keys = redescribed(
+        Attention.attention_keys,
+        "The keys entering attention: each head's key decompressed from the latent, joined to the shared rotary key",
     )
-    def attention_keys(self, value) -> Keys:
-        return value
-
-    @EProperty(
-        f"source.{INTERFACE}.inputs",
-        select=3,
-        description="The values entering attention, each head's decompressed from the shared latent",
-        unavailable=interface_reason,
+    attention_values = redescribed(
+        Attention.attention_values, "The values entering attention, each head's decompressed from the shared latent"
     )
-    def attention_values(self, value) -> Values:
-        return value
 
 
 def latent_head_dim(model) -> int:

@@ -46,6 +46,8 @@ class Moe(Moe):
     SCORING = "softmax"
     ROUTER = "gate"
     SHARED = "source.shared_expert_output_1.output"
+    # The gated product is a binding of this forward, read after the experts have run inside it.
+    sourced = True
 
 
 ENVOYS = {
