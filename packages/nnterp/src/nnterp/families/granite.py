@@ -1,0 +1,43 @@
+"""Granite (`GraniteForCausalLM`): Llama's names around a block that scales each sublayer before adding it.
+
+`h = x + residual_multiplier * self_attn(input_layernorm(x));
+out = h + residual_multiplier * mlp(post_attention_layernorm(h))`.
+
+The block multiplies each sublayer's output by `residual_multiplier`, so
+`attention_output` and `mlp_output` are the scaled products the block adds, and a
+write is divided by the multiplier before the block scales it again. The attention
+scales its scores by `attention_multiplier` instead of `1 / sqrt(head_dim)`. The model
+multiplies the embedding output by `embedding_multiplier` before the first block, so
+`token_embeddings` is the unscaled lookup and `layers[0].layer_input` the scaled one,
+and it divides the head's output by `logits_scaling`, which `project_on_vocab` does too.
+"""
+
+from transformers.models.granite.modeling_granite import GraniteAttention, GraniteDecoderLayer, GraniteMLP
+
+from nnterp.components import Layer, ScaledAttention, ScaledMlp
+
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
+
+
+class Layer(Layer):
+    """Granite's block; Llama's order with both contributions scaled by `residual_multiplier`."""
+
+
+class Attention(ScaledAttention):
+    """Granite's attention; the shared eager interface at `attention_multiplier`, its output scaled by the block."""
+
+
+class Mlp(ScaledMlp):
+    """Granite's gated MLP; its output scaled by the block, its neurons unscaled."""
+
+
+def project_on_vocab(model, hidden):
+    """The logit lens: the final norm, `lm_head`, then the division by `logits_scaling` the model applies."""
+    return model.lm_head(model.norm(hidden)) / model.config.logits_scaling
+
+
+ENVOYS = {GraniteDecoderLayer: Layer, GraniteAttention: Attention, GraniteMLP: Mlp}
