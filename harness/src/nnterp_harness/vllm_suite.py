@@ -179,11 +179,16 @@ class VLLMSuite:
 
     @pytest.fixture(scope="class")
     @classmethod
-    def hf(cls, checkpoint: str) -> StandardizedTransformer:
+    def hf(cls, checkpoint: str, engine: Any) -> StandardizedTransformer:
         from transformers import AutoModelForCausalLM
+        from vllm.config import set_current_vllm_config
 
         kwargs = {"dtype": torch.float32, "attn_implementation": "eager", **cls.HF_KWARGS}
-        module = AutoModelForCausalLM.from_pretrained(checkpoint, **kwargs).eval()
+        # vLLM's transformers backend decorates the transformers model classes it
+        # runs for its compiler; under the engine's config (eager) they build and
+        # run as transformers' own.
+        with set_current_vllm_config(engine.vllm_entrypoint.llm_engine.vllm_config):
+            module = AutoModelForCausalLM.from_pretrained(checkpoint, **kwargs).eval()
         cls.align(module)
         return StandardizedTransformer(module)
 

@@ -50,6 +50,20 @@ def _embedding_scale(model: Any) -> float:
     return scale(model) if callable(scale) else 1.0
 
 
+class _RootFlat(Flat):
+    """A root value over ``[tokens, ...]`` rows, or over ``[1, tokens, ...]`` on a transformers-backend family."""
+
+    def _view(self, obj: Any, rows: torch.Tensor) -> torch.Tensor:
+        if getattr(obj.family, "BACKEND", False):
+            return self._preprocess(obj, rows) if self._preprocess is not None else rows
+        return super()._view(obj, rows)
+
+    def _rows(self, obj: Any, value: torch.Tensor) -> torch.Tensor:
+        if getattr(obj.family, "BACKEND", False):
+            return self._postprocess(obj, value) if self._postprocess is not None else value
+        return super()._rows(obj, value)
+
+
 class StandardizedVLLM(Standardized, VLLM):
     """nnsight's `VLLM` with one set of module names and standard values on every vLLM family.
 
@@ -158,7 +172,7 @@ class StandardizedVLLM(Standardized, VLLM):
 
     input_size = DerivedEProperty(_input_size, description="The shape of the token ids")
 
-    @Flat("embed_tokens.output", description="The embedding module's output, as block 0 receives it")
+    @_RootFlat("embed_tokens.output", description="The embedding module's output, as block 0 receives it")
     def token_embeddings(self, rows) -> Residual:
         return rows * _embedding_scale(self)
 
@@ -166,7 +180,7 @@ class StandardizedVLLM(Standardized, VLLM):
     def token_embeddings(self, value):
         return value / _embedding_scale(self)
 
-    @Flat("norm.output", description="The final norm's output, what the head reads")
+    @_RootFlat("norm.output", description="The final norm's output, what the head reads")
     def final_norm_output(self, rows) -> Residual:
         return rows
 
