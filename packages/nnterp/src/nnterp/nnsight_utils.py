@@ -6,6 +6,7 @@ Every function reads `layer_output` (or the value `get_activations` picks) and
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -23,21 +24,45 @@ def check_padding(model: Any, idx: int) -> None:
     Raises:
         ValueError: a negative index with right padding, or a positive one with left padding.
     """
+    if not _is_int(idx):
+        raise TypeError(f"idx={idx!r} is not a token position: pass an int, -1 (the last token) by default")
     side = getattr(model.tokenizer, "padding_side", "right")
     if idx < 0 and side != "left":
-        raise ValueError(f"a negative token index needs left padding, and the tokenizer pads {side!r}")
+        error = ValueError(f"a negative token index needs left padding, and the tokenizer pads {side!r}")
+        _add_note(error, "load with tokenizer_kwargs={'padding_side': 'left'}, or pass a positive idx")
+        raise error
     if idx > 0 and side != "right":
-        raise ValueError(f"a positive token index needs right padding, and the tokenizer pads {side!r}")
+        error = ValueError(f"a positive token index needs right padding, and the tokenizer pads {side!r}")
+        _add_note(error, "load with tokenizer_kwargs={'padding_side': 'right'}, or count from the end with a negative idx")
+        raise error
+
+
+def _add_note(error: Exception, fix: str) -> None:
+    # The message stays the documented one; the fix shows under it in the traceback.
+    if hasattr(error, "add_note"):
+        error.add_note(f"fix: {fix}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _layers(model: Any, layers: Iterable[int] | int | None) -> list[int]:
+    """The requested block indices, each checked for type and range before any trace opens."""
+    count = len(model.layers)
     if layers is None:
-        return list(range(len(model.layers)))
-    if isinstance(layers, int):
-        return [layers]
-    layers = list(layers)
+        return list(range(count))
+    layers = [layers] if _is_int(layers) else list(layers)
     if not layers:
         raise ValueError("layers is empty: pass the block indices to read, or None for every block")
+    for index in layers:
+        if not _is_int(index):
+            raise TypeError(f"layers={layers!r} holds {index!r}, which is not a block index: pass ints from {-count} to {count - 1}")
+        if not -count <= index < count:
+            raise IndexError(
+                f"layers={layers!r} holds {index}, out of range for a model with {count} blocks: "
+                f"pass ints from 0 to {count - 1} (or {-count} to -1 from the end)"
+            )
     return layers
 
 
@@ -74,8 +99,16 @@ def get_token_activations(
 def _read(model: Any, layers: list[int], get_activations: Callable[[Any, int], Any], idx: int) -> torch.Tensor:
     """Inside a trace: the values at token `idx`, read in forward (ascending block) order, stacked in `layers`' order."""
     rows: list[Any] = [None] * len(layers)
-    for i in sorted(range(len(layers)), key=lambda i: layers[i]):
-        rows[i] = get_activations(model, layers[i])[:, idx]
+    count = len(model.layers)
+    for i in sorted(range(len(layers)), key=lambda i: layers[i] % count):
+        value = get_activations(model, layers[i])
+        seq = value.shape[1]
+        if not -seq <= idx < seq:
+            raise IndexError(
+                f"idx={idx} is out of range: the value read at block {layers[i]} has {seq} positions on axis 1 "
+                f"(shape {tuple(value.shape)}); pass an idx from {-seq} to {seq - 1}"
+            )
+        rows[i] = value[:, idx]
     return torch.stack(rows)
 
 
@@ -137,8 +170,8 @@ def compute_next_token_probs(model: Any, prompt: Any, remote: bool | str = False
 
 
 def _batches(prompts: list, batch_size: int, tqdm: Callable | None) -> Iterable[list]:
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    if not _is_int(batch_size) or batch_size < 1:
+        raise ValueError(f"batch_size={batch_size!r}: pass an int of at least 1")
     prompts = list(prompts)
     batches = [prompts[i : i + batch_size] for i in range(0, len(prompts), batch_size)]
     return tqdm(batches) if tqdm is not None else batches

@@ -9,7 +9,9 @@ config keys: those live in the family modules.
 from __future__ import annotations
 
 import json
+import numbers
 import os
+import struct
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 import torch
 from jaxtyping import Float, Int
 from nnsight import TransformersModel
+from nnsight.intervention.envoy import Envoy
 from torch import Tensor
 
 from . import families
@@ -96,6 +99,24 @@ class StandardizedCapability(_FamilyLookup):
         return partial(self.own(obj) or self.default, obj)
 
 
+class _HiddenCapability(StandardizedCapability):
+    """A root method over a residual-stream tensor: its last axis is checked before the family's function runs."""
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        method = super().__get__(obj, owner)
+        name = self.name
+
+        def checked(hidden: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(hidden, torch.Tensor):
+                _check_width(hidden, obj.hidden_size, f"{name}(hidden)", "[..., hidden_size]")
+            return method(hidden, *args, **kwargs)
+
+        checked.__doc__ = method.func.__doc__
+        return checked
+
+
 def _text_config(model: Any) -> Any:
     config = model.config
     return config.get_text_config() if hasattr(config, "get_text_config") else config
@@ -165,7 +186,7 @@ class Standardized:
         block's values, flat.
         """
         if layer is not None:
-            return block_rows(self.layers[layer])
+            return block_rows(self.layers[_index(layer, len(self.layers), "layer")])
         rows = {name: attr.reason(self) for name, attr in _root_values(type(self)).items()}
         rows.update(blocks_support(self.layers))
         return rows
@@ -180,9 +201,14 @@ class Standardized:
         `start` runs; it reads `layers[start].input` itself.
         """
         count = len(self.layers)
-        start, end = _index(start, count, "start"), _index(end, count, "end")
+        start, end = _index(start, count, "skip_layers start"), _index(end, count, "skip_layers end")
         if start > end:
-            raise ValueError(f"skip_layers({start}, {end}): start comes after end; pass them in ascending order")
+            raise ValueError(
+                f"skip_layers({start}, {end}): start comes after end; pass the first and the last skipped block "
+                "in ascending order, start <= end (both inclusive)"
+            )
+        if skip_with is not None:
+            _check_width(skip_with, self.hidden_size, "skip_layers(skip_with=...)", "[batch, seq, hidden_size]")
         stream = self.layers[start].layer_input if skip_with is None else skip_with
         for index in range(start, end + 1):
             block = self.layers[index]
@@ -202,15 +228,24 @@ class Standardized:
         broadcastable to the selected slice, cast to the stream's dtype and device.
         `token_positions` and `batch_index` restrict the add; both default to all.
         """
-        if isinstance(layers, int):
-            layers = [layers]
-        layers = list(layers)
-        if any(b <= a for a, b in zip(layers, layers[1:])):
+        count = len(self.layers)
+        listed = [layers] if _is_index(layers) else list(layers)
+        resolved = [_index(index, count, "steer(layers=...)") for index in listed]
+        if any(b <= a for a, b in zip(resolved, resolved[1:])):
             raise ValueError(
-                f"steer() takes the layers in ascending order, since a trace reads blocks in forward order; got {layers}"
+                f"steer() takes the layers in ascending order, since a trace reads blocks in forward order; "
+                f"got {listed}: pass sorted(set(layers))"
             )
-        for index in layers:
+        if not isinstance(vector, torch.Tensor):
+            raise TypeError(
+                f"steer(vector=...) takes a tensor, got {type(vector).__name__}; pass torch.tensor(...) of width "
+                f"hidden_size={self.hidden_size}"
+            )
+        _check_width(vector, self.hidden_size, "steer(vector=...)", "[hidden_size] or broadcastable to the slice")
+        for index in resolved:
             stream = self.layers[index].layer_output
+            _check_positions(token_positions, stream.shape[1], "steer(token_positions=...)")
+            _check_positions(batch_index, stream.shape[0], "steer(batch_index=...)")
             rows = _selector(batch_index)
             cols = _selector(token_positions)
             if isinstance(rows, list) and isinstance(cols, list):
@@ -229,6 +264,8 @@ class Standardized:
                 f"probs_to_dict takes one [vocab_size] distribution, got shape {tuple(probs.shape)}; "
                 "index a row first, e.g. probs[0]"
             )
+        if not _is_index(k) or not 1 <= k <= probs.shape[-1]:
+            raise ValueError(f"probs_to_dict(k={k!r}): k is an int from 1 to the distribution's size, {probs.shape[-1]}")
         top = probs.detach().float().topk(k)
         ids = top.indices.tolist()
         texts = [self.tokenizer.decode([token]) for token in ids]
@@ -242,18 +279,52 @@ class Standardized:
 
         Always a list of one dict per row of `hidden.reshape(-1, hidden_size)`.
         """
+        _check_width(hidden, self.hidden_size, "get_topk_closest_tokens(hidden)", "[..., hidden_size]")
         logits = self.project_on_vocab(hidden.reshape(-1, hidden.shape[-1]))
         probs = logits.float().softmax(-1)
         return [self.probs_to_dict(row, k=k) for row in probs]
 
-    project_on_vocab = StandardizedCapability(default_project_on_vocab)
+    project_on_vocab = _HiddenCapability(default_project_on_vocab)
 
 
-def _index(index: int, count: int, name: str) -> int:
-    resolved = index + count if index < 0 else index
+def _is_index(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _index(index: Any, count: int, name: str) -> int:
+    """`index` as a block number in `0..count-1`, negatives from the end; refuses another type or range."""
+    if not _is_index(index):
+        raise TypeError(f"{name}={index!r} is not a block index: pass an int from {-count} to {count - 1}")
+    resolved = index + count if index < 0 else int(index)
     if not 0 <= resolved < count:
-        raise IndexError(f"{name}={index} is out of range for a model with {count} blocks")
+        raise IndexError(
+            f"{name}={index} is out of range: this model has {count} blocks, so pass an int from 0 to {count - 1} "
+            f"(or {-count} to -1 from the end)"
+        )
     return resolved
+
+
+def _check_width(tensor: Any, width: int, what: str, layout: str) -> None:
+    """Refuse a tensor whose last axis is not `width` (the residual stream's), before anything runs."""
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError(f"{what} takes a tensor {layout}, got {type(tensor).__name__}")
+    if tensor.dim() == 0 or tensor.shape[-1] != width:
+        raise ValueError(
+            f"{what} has shape {tuple(tensor.shape)}, and its last axis must be hidden_size={width} ({layout}); "
+            f"pass a tensor whose last axis is {width}"
+        )
+
+
+def _check_positions(select: Any, size: int, what: str) -> None:
+    """Refuse an int or list of ints outside an axis of `size` (a slice is clipped by torch, so it passes)."""
+    if select is None or isinstance(select, slice):
+        return
+    items = [select] if _is_index(select) else list(select)
+    for item in items:
+        if not _is_index(item):
+            raise TypeError(f"{what} holds {item!r}: pass ints, a list of ints, or a slice")
+        if not -size <= item < size:
+            raise IndexError(f"{what}={select!r} is out of range for an axis of size {size}: pass {-size} to {size - 1}")
 
 
 def _selector(select: Any) -> Any:
@@ -289,11 +360,188 @@ def _read_config(repo_id: Any, kwargs: dict) -> Any:
     return AutoConfig.from_pretrained(repo_id, **options)
 
 
-def _model_type(config: Any) -> str:
+def _model_type(config: Any, source: Any = None) -> str:
     text = getattr(config, "text_config", None)
     if text is not None and getattr(text, "model_type", None):
         return text.model_type
-    return config.model_type
+    model_type = getattr(config, "model_type", None)
+    if not model_type:
+        raise ValueError(
+            f"the config of {_label(source)} has no model_type, which picks the family; add \"model_type\": \"<type>\" "
+            "to its config.json, or pass family= (e.g. family=nnterp.families.llama)"
+        )
+    return model_type
+
+
+class _Fields:
+    """A config.json's top level read as attributes, as `_model_type` reads a config."""
+
+    def __init__(self, data: dict) -> None:
+        self.model_type = data.get("model_type")
+        text = data.get("text_config")
+        self.text_config = _Fields(text) if isinstance(text, dict) else None
+
+
+def _label(source: Any) -> str:
+    return repr(source) if isinstance(source, (str, os.PathLike)) else type(source).__name__
+
+
+class BlockList(Envoy):
+    """The envoy of the block list: an index is checked for type and range before it is looked up."""
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, (slice, str)):
+            return super().__getitem__(key)
+        count = len(self)
+        if not _is_index(key):
+            raise TypeError(
+                f"layers[{key!r}]: a block index is an int from {-count} to {count - 1}, or a slice; "
+                f"got {type(key).__name__}"
+            )
+        if not -count <= key < count:
+            raise IndexError(
+                f"layers[{key}] is out of range: {self.path} holds {count} blocks, so index it with 0 to {count - 1} "
+                f"(or {-count} to -1 from the end)"
+            )
+        return super().__getitem__(int(key))
+
+
+#: nnterp 1.x keywords and what replaces each in 2.x.
+LEGACY_KEYWORDS = {
+    "enable_attention_probs": "attn_implementation='eager' at load, and model.support() to ask for the pattern",
+    "check_renaming": "nothing: nnterp 2 runs nothing at construction, so remove it",
+    "allow_dispatch": "nothing: nnterp 2 runs nothing at construction, so remove it",
+    "check_attn_probs_with_trace": "nothing: nnterp 2 runs nothing at construction, so remove it",
+    "allow_multimodal": "nothing: a vision-language checkpoint loads with task='image-text-to-text'",
+    "rename_config": "rename=, envoys=, family= or nnterp.families.register",
+    "remote": "model.trace(prompt, remote=True): remote belongs on the trace",
+}
+
+
+def _refuse_legacy_keywords(kwargs: dict) -> None:
+    """Refuse an nnterp 1.x keyword at construction with its 2.x spelling (it would reach the checkpoint's class)."""
+    found = [name for name in LEGACY_KEYWORDS if name in kwargs]
+    if found:
+        lines = "; ".join(f"{name}= is now {LEGACY_KEYWORDS[name]}" for name in found)
+        raise TypeError(f"StandardizedTransformer got nnterp 1.x keyword(s) {found}: {lines}")
+
+
+def _looks_local(repo_id: str) -> bool:
+    # A Hub id is 'name' or 'namespace/name'; anything else is meant as a path.
+    return (
+        os.path.isabs(repo_id)
+        or repo_id.startswith(("./", "../", "~", ".\\", "..\\"))
+        or repo_id.count("/") > 1
+        or "\\" in repo_id
+    )
+
+
+def _check_source(repo_id: Any, needs_type: bool = True) -> None:
+    """Refuse a missing local path and a damaged local checkpoint before anything is built."""
+    if isinstance(repo_id, os.PathLike):
+        repo_id = os.fspath(repo_id)
+    if not isinstance(repo_id, str):
+        return
+    if not os.path.exists(repo_id):
+        if _looks_local(repo_id):
+            raise FileNotFoundError(
+                f"repo_id={repo_id!r} reads as a local path, and nothing exists there; check the path, "
+                "or pass a Hub id of the form 'name' or 'namespace/name'"
+            )
+        return
+    if not os.path.isdir(repo_id):
+        raise NotADirectoryError(
+            f"repo_id={repo_id!r} is a file; pass the checkpoint's directory, the one holding config.json"
+        )
+    config = os.path.join(repo_id, "config.json")
+    if not os.path.isfile(config):
+        raise FileNotFoundError(
+            f"{repo_id!r} holds no config.json, so it is not a transformers checkpoint; pass the directory "
+            "save_pretrained wrote, or a Hub id"
+        )
+    try:
+        with open(config, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except ValueError as error:
+        raise ValueError(
+            f"{config} is not valid JSON ({error}); the checkpoint is corrupt or truncated: download or save it again"
+        ) from error
+    if needs_type and isinstance(data, dict):
+        _model_type(_Fields(data), repo_id)
+    for name in sorted(os.listdir(repo_id)):
+        if name.endswith(".safetensors"):
+            _check_safetensors(os.path.join(repo_id, name))
+
+
+def _check_safetensors(path: str) -> None:
+    """Refuse a safetensors file whose header does not describe its length: cut short or overwritten."""
+    size = os.path.getsize(path)
+    fix = "the checkpoint is corrupt or truncated: download or save it again"
+    try:
+        with open(path, "rb") as handle:
+            (length,) = struct.unpack("<Q", handle.read(8))
+            if length > size - 8:
+                raise ValueError(f"its header claims {length} bytes")
+            header = json.loads(handle.read(length))
+    except (struct.error, ValueError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path} is not a readable safetensors file ({error}); {fix}") from error
+    ends = [entry["data_offsets"][1] for key, entry in header.items() if key != "__metadata__"]
+    expected = 8 + length + max(ends, default=0)
+    if size != expected:
+        raise ValueError(f"{path} holds {size} bytes and its header describes {expected}; {fix}")
+
+
+def _check_family(family: Any) -> None:
+    for attribute in ("RENAME", "ENVOYS"):
+        if not hasattr(family, attribute):
+            hint = ""
+            if isinstance(family, str):
+                hint = f" (for the shipped family, pass nnterp.families.lookup({family!r}))"
+            raise TypeError(
+                f"family= takes a family: a module or object with RENAME and ENVOYS, and {family!r} has no "
+                f"{attribute}; pass a family module such as nnterp.families.llama{hint}, or leave family= out "
+                "to pick it from the config's model_type"
+            )
+
+
+def _check_rename_keys(model: Any, rename: dict | None) -> None:
+    """Refuse a caller's `rename=` key that names no module, which nnsight would ignore silently."""
+    if not rename:
+        return
+    modules = dict(model._module.named_modules())
+    children = {path.rsplit(".", 1)[-1] for path in modules if path}
+    for key in rename:
+        if isinstance(key, type):
+            matched = any(isinstance(module, key) for module in modules.values())
+        else:
+            native = key.lstrip(".")
+            matched = native in modules if "." in native else native in children or hasattr(model._module, native)
+        if not matched:
+            raise ValueError(
+                f"rename= key {key!r} matches no module of this {type(model._module).__name__}; a dotted key is a "
+                "native path from the root (e.g. 'transformer.h'), a plain key a child name found anywhere "
+                "(e.g. 'attn'): print(model) shows the native names"
+            )
+
+
+def _check_prompt(model: Any, inputs: tuple) -> None:
+    """Refuse a text input that gives the model no token to run on."""
+    if not inputs:
+        return
+    first = inputs[0]
+    texts = [first] if isinstance(first, str) else first if isinstance(first, list) else None
+    if texts is None:
+        return
+    if not texts:
+        raise ValueError("the trace got an empty list of prompts; pass at least one prompt")
+    if not all(isinstance(text, str) for text in texts) or any(texts):
+        return
+    tokenizer = getattr(model, "tokenizer", None)
+    if tokenizer is None or any(tokenizer(text)["input_ids"] for text in texts):
+        return
+    raise ValueError(
+        f"the prompt {first!r} tokenizes to no tokens, and the model needs at least one; pass a non-empty prompt"
+    )
 
 
 class StandardizedTransformer(Standardized, TransformersModel):
@@ -321,23 +569,33 @@ class StandardizedTransformer(Standardized, TransformersModel):
         tokenizer_kwargs: dict | None = None,
         **kwargs: Any,
     ) -> None:
+        _refuse_legacy_keywords(kwargs)
         kwargs.setdefault("task", "text-generation")
+        _check_source(repo_id, needs_type=family is None)
         if family is None:
             config = _read_config(repo_id, kwargs)
-            family = families.lookup(_model_type(config))
-        for attribute in ("RENAME", "ENVOYS"):
-            if not hasattr(family, attribute):
-                raise TypeError(f"family= takes a module or object with RENAME and ENVOYS; {family!r} has no {attribute}")
+            family = families.lookup(_model_type(config, repo_id))
+        _check_family(family)
         self.family = family
         self._tokenizer_kwargs = dict(tokenizer_kwargs or {})
         self._prefix_false_tokenizer = None
         self._order_cache: dict[int, dict[str, int]] = {}
         merged_rename = {**family.RENAME, **(rename or {})}
         merged_envoys = {**_base_envoys(repo_id, kwargs), **family.ENVOYS, **(envoys or {})}
+        # Tried after every other path key, so a family's or caller's envoy for the
+        # block list wins; it only adds the index checks.
+        merged_envoys.setdefault("layers", BlockList)
         _load_preprocessor(repo_id, kwargs)
         super().__init__(repo_id, rename=merged_rename, envoys=merged_envoys, **kwargs)
+        _check_rename_keys(self, rename)
         if family is default_family:
             default_family.check(self)
+
+    def _batch_size(self, *inputs: Any, **kwargs: Any) -> int:
+        # Called once per invoke as the trace is built, so an empty prompt is refused
+        # before the model runs instead of failing inside it.
+        _check_prompt(self, inputs)
+        return super()._batch_size(*inputs, **kwargs)
 
     # -- loading ----------------------------------------------------------------
 
@@ -368,10 +626,14 @@ class StandardizedTransformer(Standardized, TransformersModel):
         return TransformersModel
 
     def _remoteable_model_key(self) -> str:
+        from nnsight.modeling.huggingface import _ID_CACHE
+
         repo_id = self.repo_id
         offline = os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0", "false", "False")
-        if isinstance(repo_id, str) and (offline or os.path.isdir(repo_id)):
-            # A local path or an offline machine has no Hub id to canonicalize.
+        if isinstance(repo_id, str) and repo_id not in _ID_CACHE and (offline or os.path.isdir(repo_id)):
+            # nnsight would ask the Hub for the canonical id, which a local path or an
+            # offline machine cannot answer; where its id cache already holds the
+            # answer, nnsight's own key is used, so both spell the id alike.
             data: dict[str, Any] = {"repo_id": repo_id, "revision": self.revision}
             if self.kwargs.get("trust_remote_code"):
                 data["trust_remote_code"] = True
@@ -386,7 +648,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
 
         Measured by one probe run on the first call for a block, then cached.
         """
-        layer = 0 if layer is None else _index(layer, len(self.layers), "layer")
+        layer = 0 if layer is None else _index(layer, len(self.layers), "order(layer)")
         if layer not in self._order_cache:
             self._order_cache[layer] = probe_order(self, layer)
         return dict(self._order_cache[layer])
@@ -398,8 +660,11 @@ class StandardizedTransformer(Standardized, TransformersModel):
             return "root", names.index(name)
         order = self.order(layer)
         if name not in order:
+            layer = 0 if layer is None else layer
+            reason = self.support(layer=layer).get(name, "no value of that name")
             raise KeyError(
-                f"{name!r} is not an available value of block {layer}; model.support(layer={layer}) lists them"
+                f"{name!r} has no rank on block {layer}: {reason or 'a derived value has the rank of what it reads'}; "
+                f"model.order({layer}) lists the ranked values, model.support(layer={layer}) every value"
             )
         return "block", order[name]
 

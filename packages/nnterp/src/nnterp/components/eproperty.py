@@ -26,6 +26,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Union
 
+import torch
 from nnsight.intervention.eproperty import WriteBack, eproperty
 from nnsight.intervention.interleaver import Mediator
 from nnsight.intervention.source import SourceNotAvailable
@@ -209,14 +210,48 @@ class EProperty(eproperty):
 
     def __set__(self, obj: Any, value: Any) -> None:
         self._check(obj)
-        if self._postprocess is not None:
-            value = self._postprocess(obj, value)
         key = self._key(obj)
         select = self._select(obj)
         location, attribute = self._resolve(obj, key)
+        if isinstance(value, torch.Tensor):
+            self._check_write(obj, value, Mediator.value(location), attribute, select)
+        if self._postprocess is not None:
+            value = self._postprocess(obj, value)
         if select is not None or attribute == "input":
             value = put(attribute, Mediator.value(location), value, select)
         Mediator.swap(location, value)
+
+    def _check_write(self, obj: Any, value: Any, raw: Any, attribute: str, select: Any) -> None:
+        """Refuse a tensor whose shape or dtype differs from what a read of this value gives now.
+
+        A mismatched tensor would otherwise travel on and fail far from the assignment,
+        inside a later module, or silently change the dtype of the rest of the forward.
+        """
+        current = pick(attribute, raw, select)
+        if self._preprocess is not None:
+            current = self._preprocess(obj, current)
+        if not isinstance(current, torch.Tensor):
+            return
+        label = f"{obj.path}.{self.name}"
+        # The model's own input sets the run's sequence length, so only its rank is held.
+        sets_the_run = attribute in ("input", "inputs") and getattr(obj, "parent", None) is None
+        if sets_the_run and value.dim() != current.dim():
+            raise ValueError(
+                f"{label} is {current.dim()}-D, {tuple(current.shape)} in this run, and cannot be assigned a "
+                f"{value.dim()}-D tensor of shape {tuple(value.shape)}; assign a [batch, seq] tensor"
+            )
+        if not sets_the_run and value.shape != current.shape:
+            raise ValueError(
+                f"{label} is {tuple(current.shape)} in this run and cannot be assigned a tensor of shape "
+                f"{tuple(value.shape)}; assign one of shape {tuple(current.shape)}, or edit it in place "
+                f"(`{self.name}[...] = ...`) to broadcast a smaller tensor"
+            )
+        if value.dtype != current.dtype:
+            raise ValueError(
+                f"{label} is {current.dtype} in this run and cannot be assigned a {value.dtype} tensor; "
+                f"cast it first with `.to({current.dtype})`"
+            )
+
 
 
 def _write_back(transform, obj, view, raw, element, attribute, select):
