@@ -173,6 +173,15 @@
       holder.appendChild(self.partBox(part, block.values, "block", kids));
     });
     holder.appendChild(port(outputs, "out:"));
+    var has = function (name) {
+      return block.values.some(function (v) { return v.name === name && !v.reason; });
+    };
+    if (has("layer_input") && has("self_attn.attention_output") && has("mlp.mlp_output") && has("layer_output")) {
+      holder.appendChild(el("div", { className: "ency-identity" }, [
+        el("span", { text: "identity " }),
+        code("layer_input + self_attn.attention_output + mlp.mlp_output == layer_output"),
+      ]));
+    }
     if (top) holder.setAttribute("data-native", top.native_path);
     return holder;
   };
