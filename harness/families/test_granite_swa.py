@@ -1,0 +1,68 @@
+"""Granite SWA, end to end: Granite's scales, sliding-window blocks and per-head attention sinks."""
+
+import torch
+
+from nnterp_harness.release import family
+from nnterp_harness.suite import LLAMA_ROWS, FamilySuite, run
+
+FAMILY = family("granite_swa")
+LONG_PROMPT = "The Eiffel Tower is in Paris, and the Colosseum is in Rome."
+
+
+class TestGraniteSwa(FamilySuite):
+    CHECKPOINT = "granite_swa"
+    FAMILY = FAMILY
+    NATIVE = LLAMA_ROWS
+
+    def test_the_contributions_are_the_scaled_outputs(self, model):
+        multiplier = model.config.residual_multiplier
+        assert multiplier != 1.0
+
+        def body(m):
+            block = m.layers[1]
+            return (
+                block.self_attn.output[0],
+                block.self_attn.attention_output,
+                block.mlp.output,
+                block.mlp.mlp_output,
+            )
+
+        attn_raw, attn, mlp_raw, mlp = run(model, body)
+        assert torch.equal(attn, attn_raw * multiplier)
+        assert torch.equal(mlp, mlp_raw * multiplier)
+
+    def test_the_sink_scales_each_querys_mix(self, model):
+        attn = model.layers[0].self_attn
+        groups = attn.num_heads // attn.num_kv_heads
+
+        def body(m):
+            a = m.layers[0].self_attn
+            return a.attention_values, a.attention_scores, a.attention_probabilities, a.attention_head_outputs
+
+        values, scores, pattern, heads = run(model, body)
+        sinks = attn.sinks.detach() if hasattr(attn.sinks, "detach") else attn._module.sinks.detach()
+        scale = (torch.logsumexp(scores, dim=-1) - sinks.view(1, -1, 1)).sigmoid()
+        assert bool((scale < 1).all())
+        mixed = pattern @ values.repeat_interleave(groups, dim=1)
+        expected = (mixed * scale.unsqueeze(-1)).transpose(1, 2)
+        assert torch.allclose(heads, expected, atol=1e-6)
+        assert not torch.allclose(heads, mixed.transpose(1, 2), atol=1e-6)
+
+    def test_logits_are_the_head_divided_by_logits_scaling(self, model):
+        head, logits = run(model, lambda m: (m.lm_head_output, m.logits))
+        assert torch.equal(logits, head / model.config.logits_scaling)
+
+    def test_sliding_blocks_attend_within_the_window(self, model):
+        config = model.config
+        count = len(model.layers)
+        kinds = getattr(config, "layer_types", None) or ["sliding_attention"] * count
+        patterns = self.read_on_blocks(model, "self_attn.attention_probabilities", list(range(count)), LONG_PROMPT)
+        for index, pattern in enumerate(patterns):
+            n = pattern.shape[-1]
+            assert n > config.sliding_window, "the long prompt does not outrun the window"
+            far = torch.ones(n, n, dtype=torch.bool).tril(-config.sliding_window)
+            outside = pattern.detach()[..., far]
+            if kinds[index] == "sliding_attention":
+                assert float(outside.abs().max()) == 0.0, f"block {index} attends past its window"
+            else:
+                assert float(outside.abs().min()) > 0.0, f"full-attention block {index} is windowed"
