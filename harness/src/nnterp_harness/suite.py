@@ -281,6 +281,8 @@ class FamilySuite:
       on a gated MLP with an `up_proj` module (Llama). `False` where the neurons
       cannot be rebuilt from the modules' outputs (a fused `gate_up_proj`); the
       neurons are then held to `down_proj.input` only.
+    - `PLAIN_UP_PROJ`: the MLP's `up_proj` is a plain MLP's up projection, with no gate
+      beside it (MPT), so the neurons are `mlp_activation` itself.
     """
 
     CHECKPOINT: str | None = None
@@ -303,6 +305,7 @@ class FamilySuite:
     MID_IDENTITY = True
     PREMIX_IS_HEAD_OUTPUTS = True
     NEURONS_FROM_ACTIVATION = True
+    PLAIN_UP_PROJ = False
 
     # -- fixtures and hooks ------------------------------------------------------------
 
@@ -881,7 +884,7 @@ class FamilySuite:
                 assert torch.equal(neurons, raw), f"block {index}: mlp_neurons is not down_proj.input"
                 assert neurons.shape[-1] == mlp.intermediate_size
                 if self.NEURONS_FROM_ACTIVATION and activation is not None:
-                    if getattr(mlp, "up_proj", None) is not None:
+                    if getattr(mlp, "up_proj", None) is not None and not self.PLAIN_UP_PROJ:
                         up = run(model, lambda m: m.layers[index].mlp.up_proj.output)
                         assert ulp_close(neurons, activation * up), f"block {index}: mlp_neurons is not act * up_proj"
                     else:
