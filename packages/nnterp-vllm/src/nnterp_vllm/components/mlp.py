@@ -13,8 +13,12 @@ __all__ = ["GATED", "ROUTED", "Mlp", "RoutedMlp", "gated"]
 
 
 def gated(envoy: Any) -> str | None:
-    """`GATED` on an MLP whose up projection is vLLM's fused ``gate_up_proj``, else whether it has a down projection."""
-    if "gate_up_proj" in envoy.__dict__:
+    """`GATED` on an MLP whose gate and up projections vLLM fused (``gate_up_proj``, an act-and-multiply ``act_fn``).
+
+    Otherwise the reason a plain MLP lacks the value: no down projection to read it at.
+    """
+    act = envoy.__dict__.get("act_fn")
+    if "gate_up_proj" in envoy.__dict__ or (act is not None and type(act._module).__name__.endswith("AndMul")):
         return GATED
     return needs_child("down_proj", "mlp")(envoy)
 

@@ -20,6 +20,7 @@ import torch
 from nnterp.components import HeadOutputs, Neurons, Residual, Standard, needs_child
 
 from .attention import Attention as EngineAttention
+from .mlp import gated
 from .values import Flat
 
 __all__ = ["Attention", "Batched", "Layer", "Mlp"]
@@ -101,8 +102,13 @@ class Attention(EngineAttention):
         return rows
 
 
+def _activation(envoy: Any) -> str | None:
+    # The backend fuses a gated MLP's gate and up projections into vLLM's kernels.
+    return gated(envoy) or needs_child("act_fn", "mlp")(envoy)
+
+
 class Mlp(Standard):
-    """A transformers MLP run by the backend: its modules are per block, so the activation is its own."""
+    """A transformers MLP run by the backend: its modules are per block, so a plain activation is its own."""
 
     @property
     def intermediate_size(self) -> int:
@@ -114,7 +120,7 @@ class Mlp(Standard):
     def mlp_output(self, rows) -> Residual:
         return rows
 
-    @Batched("act_fn.output", description="The activation function's output", unavailable=needs_child("act_fn", "mlp"))
+    @Batched("act_fn.output", description="The activation function's output", unavailable=_activation)
     def mlp_activation(self, rows) -> Neurons:
         return rows
 
