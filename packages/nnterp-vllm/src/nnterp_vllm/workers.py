@@ -89,9 +89,16 @@ def standardize(runner: Any) -> None:
 
 
 class NNterpRunner(NNsightGPUModelRunner):
-    """nnsight's model runner, whose tree over the loaded module is a `StandardizedVLLM`."""
+    """nnsight's model runner, whose tree over the loaded module is a `StandardizedVLLM`.
+
+    An engine built without nnterp's entry in ``additional_config`` (a plain nnsight
+    `VLLM` given this package's worker, e.g. to run on the CPU) gets nnsight's own tree.
+    """
 
     def load_model(self, *args: Any, **kwargs: Any) -> None:
+        if CONFIG_KEY not in (self.vllm_config.additional_config or {}):
+            # A plain nnsight `VLLM` named this worker (to run on the CPU): its own tree.
+            return super().load_model(*args, **kwargs)
         # vLLM's own load (GPU or CPU, whichever follows in the MRO), then the tree
         # nnsight's runner would build, standardized.
         super(NNsightGPUModelRunner, self).load_model(*args, **kwargs)
