@@ -122,7 +122,7 @@ def _cpu_runner() -> type:
     return NNterpCPURunner
 
 
-def _cpu_worker() -> type:
+def _cpu_worker(runner_class: type) -> type:
     from vllm.v1.worker.cpu_worker import CPUWorker
 
     class NNterpCPUWorker(CPUWorker):
@@ -141,16 +141,24 @@ def _cpu_worker() -> type:
                     f"nnterp instruments vLLM's CPUModelRunner, but this worker built {type(runner).__qualname__}; "
                     "unset VLLM_USE_V2_MODEL_RUNNER"
                 )
-            runner.__class__ = NNterpCPURunner
+            runner.__class__ = runner_class
 
     return NNterpCPUWorker
 
 
-NNterpCPURunner = _cpu_runner()
-NNterpCPUWorker = _cpu_worker()
-NNterpCPURunner.__module__ = NNterpCPUWorker.__module__ = __name__
-NNterpCPURunner.__qualname__ = "NNterpCPURunner"
-NNterpCPUWorker.__qualname__ = "NNterpCPUWorker"
+_CPU: dict[str, type] = {}
+
+
+def __getattr__(name: str) -> Any:
+    # The CPU classes are built on first use, so a CUDA machine never imports vLLM's CPU runner.
+    if name not in ("NNterpCPURunner", "NNterpCPUWorker"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if not _CPU:
+        _CPU["NNterpCPURunner"] = _cpu_runner()
+        _CPU["NNterpCPUWorker"] = _cpu_worker(_CPU["NNterpCPURunner"])
+        for key, cls in _CPU.items():
+            cls.__module__, cls.__qualname__ = __name__, key
+    return _CPU[name]
 
 
 def on_cpu() -> bool:
@@ -181,8 +189,6 @@ def quiet_accelerator() -> None:
 
 __all__ = [
     "CONFIG_KEY",
-    "NNterpCPURunner",
-    "NNterpCPUWorker",
     "NNterpGPUWorker",
     "NNterpRunner",
     "describe",
