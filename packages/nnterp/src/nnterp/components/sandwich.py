@@ -69,12 +69,18 @@ class PostNormLayer(Layer):
 
 
 class SandwichAttention(Attention):
-    """An attention whose output the block norms with `post_attention_layernorm` before the add."""
+    """An attention whose output the block norms with `post_attention_layernorm` before the add.
+
+    Sandwich blocks (Gemma 2) and post-norm blocks (OLMo 2) both spell the norm so.
+    """
 
     attention_output = normed_contribution("post_attention_layernorm", "attention")
 
 
 class SandwichMlp(Mlp):
-    """An MLP whose output the block norms with `post_feedforward_layernorm` before the add."""
+    """An MLP whose output the block norms with `post_feedforward_layernorm` before the add.
+
+    Sandwich blocks (Gemma 2) and post-norm blocks (OLMo 2) both spell the norm so.
+    """
 
     mlp_output = normed_contribution("post_feedforward_layernorm", "mlp")

@@ -1,0 +1,35 @@
+"""OLMo 2 (`Olmo2ForCausalLM`): a post-norm block, each sublayer's output normed before the add.
+
+`h = x + post_attention_layernorm(self_attn(x)); out = h + post_feedforward_layernorm(mlp(h))`.
+
+No norm feeds either sublayer: the attention reads the block input and the MLP the
+stream after the attention add, so `attention_norm_output` and `mlp_norm_output` are
+unavailable and `layer_mid` is what the MLP reads. The contributions are the
+post-norms' outputs. The attention norms its queries and keys over all heads at once
+(`q_norm`, `k_norm` on the projections' full width) before the rotary embedding.
+"""
+
+from transformers.models.olmo2.modeling_olmo2 import Olmo2Attention, Olmo2DecoderLayer, Olmo2MLP
+
+from nnterp.components import PostNormLayer, SandwichAttention, SandwichMlp
+
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
+
+
+class Layer(PostNormLayer):
+    """OLMo 2's post-norm block; the post-norm base holds."""
+
+
+class Attention(SandwichAttention):
+    """OLMo 2's attention; the shared eager interface after the query/key norms, the contribution post-normed."""
+
+
+class Mlp(SandwichMlp):
+    """OLMo 2's gated MLP; the contribution post-normed."""
+
+
+ENVOYS = {Olmo2DecoderLayer: Layer, Olmo2Attention: Attention, Olmo2MLP: Mlp}
