@@ -1,0 +1,36 @@
+"""Apertus (`ApertusForCausalLM`): Llama's block under its own norm names, with query/key norms and a plain MLP.
+
+`h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))`.
+
+The block's pre-norms are `attention_layernorm` and `feedforward_layernorm`, aliased
+`input_layernorm` and `post_attention_layernorm`. `q_norm` and `k_norm` norm each head's query and
+key before the rotary embedding. The MLP is `down_proj(act_fn(up_proj(x)))` with the trainable xIELU
+activation and no gate, so `mlp_neurons` is `mlp_activation` itself.
+"""
+
+from transformers.models.apertus.modeling_apertus import ApertusAttention, ApertusDecoderLayer, ApertusMLP
+
+from nnterp.components import Attention, Layer, Mlp
+
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+    "attention_layernorm": "input_layernorm",
+    "feedforward_layernorm": "post_attention_layernorm",
+}
+
+
+class Layer(Layer):
+    """Apertus's decoder block; Llama's order under its own norm names, which the aliases cover, so the base holds."""
+
+
+class Attention(Attention):
+    """Apertus's attention; per-head query/key norms, then the shared eager interface, so the base holds."""
+
+
+class Mlp(Mlp):
+    """Apertus's plain MLP, `down_proj(act_fn(up_proj(x)))` without a gate: `up_proj` is the only input projection, and `mlp_neurons` is `mlp_activation` itself."""
+
+
+ENVOYS = {ApertusDecoderLayer: Layer, ApertusAttention: Attention, ApertusMLP: Mlp}
