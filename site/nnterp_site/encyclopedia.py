@@ -644,6 +644,24 @@ def extract(model_type: str) -> dict[str, Any]:
     return data
 
 
+def extract_many(model_types: list[str], jobs: int | None = None) -> dict[str, dict[str, Any]]:
+    """`extract` for each type, in `jobs` worker processes (default `NNTERP_SITE_JOBS`, else up to two)."""
+    if jobs is None:
+        jobs = int(os.environ.get("NNTERP_SITE_JOBS", min(2, os.cpu_count() or 1)))
+    if jobs <= 1 or len(model_types) <= 1:
+        return {model_type: extract(model_type) for model_type in model_types}
+    import multiprocessing
+    import sys
+    from concurrent.futures import ProcessPoolExecutor
+
+    # The workers are fresh interpreters that import this module by name: its folder goes on their path.
+    site = str(Path(__file__).resolve().parents[1])
+    if site not in sys.path:
+        sys.path.insert(0, site)
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return dict(zip(model_types, pool.map(extract, model_types)))
+
+
 # -- the page ---------------------------------------------------------------------------
 
 

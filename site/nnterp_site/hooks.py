@@ -6,17 +6,16 @@ and `on_page_markdown` fills the encyclopedia index's table of families. A famil
 module added to `nnterp/families/` gets its page at the next build with no other edit.
 
 `NNTERP_SITE_FAMILIES` (comma-separated model types) limits the build to some
-families, for a quick local preview; the strict build and the tests use them all.
+families, for a quick local preview (`mkdocs serve`, not strict: links to the other pages dangle);
+the strict build and the tests use them all.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -69,25 +68,11 @@ def _fingerprint(model_type: str) -> str:
     return digest.hexdigest()
 
 
-def _extract_all(model_types: list[str]) -> dict[str, dict[str, Any]]:
-    """Each family's data, read in `NNTERP_SITE_JOBS` worker processes (default: up to two)."""
-    jobs = int(os.environ.get("NNTERP_SITE_JOBS", min(2, os.cpu_count() or 1)))
-    if jobs <= 1 or len(model_types) <= 1:
-        return {model_type: encyclopedia.extract(model_type) for model_type in model_types}
-    context = multiprocessing.get_context("spawn")
-    # The workers import `nnterp_site` by name: put this folder on their path.
-    site = str(Path(__file__).resolve().parents[1])
-    if site not in sys.path:
-        sys.path.insert(0, site)
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        return dict(zip(model_types, pool.map(encyclopedia.extract, model_types)))
-
-
 def _refresh(model_types: list[str]) -> None:
     # `mkdocs serve` rebuilds on every edit: a page is extracted again only when what it reads changed.
     fingerprints = {model_type: _fingerprint(model_type) for model_type in model_types}
     stale = [t for t in model_types if t not in _cache or _cache[t][0] != fingerprints[t]]
-    for model_type, data in _extract_all(stale).items():
+    for model_type, data in encyclopedia.extract_many(stale).items():
         for problem in data["problems"]:
             log.info("encyclopedia page %s: %s", model_type, problem.splitlines()[0])
         _cache[model_type] = (fingerprints[model_type], data)
