@@ -1,22 +1,12 @@
 from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from .deepseek_v3 import GROUPED_SIGMOID_MOE
 
 ENTRIES = (
     Entry(
         "dots1",
         "dots1",
         {
-            "hidden_size": 64,
-            "intermediate_size": 64,
-            "moe_intermediate_size": 16,
-            "n_routed_experts": 8,
-            "n_shared_experts": 1,
-            "num_experts_per_tok": 2,
-            "n_group": 4,
-            "topk_group": 2,
-            "norm_topk_prob": True,
-            "routed_scaling_factor": 2.5,
-            "first_k_dense_replace": 1,
-            "num_hidden_layers": 2,
+            **GROUPED_SIGMOID_MOE,
             "num_attention_heads": 4,
             "num_key_value_heads": 2,
             "head_dim": 16,
