@@ -22,6 +22,7 @@ Path grammar (the key):
 from __future__ import annotations
 
 import typing
+import warnings
 from collections.abc import Callable
 from functools import partial
 from typing import Any, Union
@@ -209,6 +210,8 @@ class EProperty(eproperty):
         return value
 
     def __set__(self, obj: Any, value: Any) -> None:
+        if keep_native_child(obj, self.name, value):
+            return
         self._check(obj)
         key = self._key(obj)
         select = self._select(obj)
@@ -253,6 +256,28 @@ class EProperty(eproperty):
             )
 
 
+def keep_native_child(obj: Any, name: str | None, value: Any) -> bool:
+    """File a child module whose native name is a standard value's under ``E_<name>``; `True` when it did.
+
+    nnsight builds a child envoy by setting it on its parent under the module's own
+    name. Where a family's class serves a value of that name (a native module called
+    `mlp_input`), the value keeps the name and the module is reached as
+    `E_mlp_input`, the spelling nnsight gives a module named like one of its own
+    attributes, so a load never fails on a name collision.
+    """
+    child_map = getattr(obj, "__dict__", {}).get("_child_map")
+    if name is None or child_map is None or child_map.get(name) is not value:
+        return False
+    attribute = f"{type(obj).OVERLOAD_PREFIX}{name}"
+    object.__setattr__(obj, attribute, value)
+    obj._aliases[attribute] = name
+    warnings.warn(
+        f"Module '{obj.path}' has a submodule named '{name}', which is also a standard value there. "
+        f"The submodule is '.{attribute}'; '.{name}' stays the standard value.",
+        stacklevel=2,
+    )
+    return True
+
 
 def _write_back(transform, obj, view, raw, element, attribute, select):
     edited = transform(obj, view, element)
@@ -288,6 +313,8 @@ class DerivedEProperty(EProperty):
         return self._preprocess(obj)
 
     def __set__(self, obj: Any, value: Any) -> None:
+        if keep_native_child(obj, self.name, value):
+            return
         raise AttributeError(f"{self.name} is derived and read-only")
 
 
