@@ -1,0 +1,10 @@
+"""Arcee on vLLM's transformers backend against the transformers engine: llama's block with a plain MLP (``up_proj``, a squared ReLU, ``down_proj``)."""
+
+from nnterp.families.vllm import arcee
+from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+
+
+class TestVLLMArcee(VLLMSuite):
+    CHECKPOINT = "arcee"
+    FAMILY = arcee
+    UNAVAILABLE = ALWAYS_UNAVAILABLE
