@@ -1,0 +1,33 @@
+"""Phi-3 on vLLM, which runs it as Llama (``vllm.model_executor.models.llama``).
+
+h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h)), each add fused into the
+norm that follows, so the block takes and returns the stream as ``(hidden_states, residual)``. The MLP is gated
+(``gate_up_proj`` into ``SiluAndMul``). vLLM
+splits Phi-3's fused ``qkv_proj`` and ``gate_up_proj`` weights into its own at load.
+"""
+
+from vllm.model_executor.models.llama import LlamaAttention, LlamaDecoderLayer, LlamaMLP
+
+from nnterp.components import vllm as base
+
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
+
+
+class Layer(base.FusedLayer):
+    """Phi-3's block (vLLM's Llama block): ``forward(positions, hidden_states, residual) -> (hidden_states, residual)``."""
+
+
+class Attention(base.Attention):
+    """Phi-3's attention (vLLM's Llama attention); its output is what the block adds, so the base holds."""
+
+
+class Mlp(base.Mlp):
+    """Phi-3's gated MLP (vLLM's Llama MLP); its output is what the block adds, so the base holds."""
+
+
+#: Module type -> Envoy subclass, for nnsight's ``envoys=``.
+ENVOYS = {LlamaDecoderLayer: Layer, LlamaAttention: Attention, LlamaMLP: Mlp}

@@ -1,0 +1,10 @@
+"""OLMo 2 on vLLM's transformers backend against the transformers engine: a post-norm block, normed queries and keys."""
+
+from nnterp.families.vllm import olmo2
+from nnterp_harness.vllm_suite import VLLMSuite
+
+
+class TestVLLMOlmo2(VLLMSuite):
+    CHECKPOINT = "olmo2"
+    FAMILY = olmo2
+    UNAVAILABLE = VLLMSuite.UNAVAILABLE | {"attention_norm_output", "mlp_norm_output"}
