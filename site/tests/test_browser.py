@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from nnterp_site import encyclopedia
 
 CHROMIUM = os.environ.get("NNTERP_CHROMIUM", "/usr/bin/chromium")

@@ -19,11 +19,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from nnterp_site import encyclopedia
 from pytest_examples import CodeExample, EvalExample, find_examples
 
 import nnterp
 from nnterp.components import EProperty
-from nnterp_site import encyclopedia
 
 REPO = Path(__file__).resolve().parents[2]
 SKILLS = REPO / "skills"
