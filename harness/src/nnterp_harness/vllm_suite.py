@@ -118,9 +118,6 @@ def shutdown(model: Any) -> None:
     if core is not None and hasattr(core, "shutdown"):
         core.shutdown()
     model.vllm_entrypoint = None
-    import gc
-
-    gc.collect()
 
 
 def host(envoy: Any, name: str) -> Any:
