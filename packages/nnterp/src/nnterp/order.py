@@ -44,10 +44,11 @@ def probe_order(model: Any, layer: int, prompt: str = PROBE_PROMPT) -> dict[str,
             continue
         key = attr._key(host)
         segments = key.split(".")
-        if "source" in segments and not key.startswith(("/", "../")):
-            # The module whose forward holds the operation (the host, or a child such as a router).
-            owner = host
-            for segment in segments[: segments.index("source")]:
+        if "source" in segments and not key.startswith("../"):
+            # The module whose forward holds the operation (the host, a child such as a
+            # router, or a module named from the root by a key anchored at `/`).
+            owner = host.root if key.startswith("/") else host
+            for segment in key.lstrip("/").split(".")[: segments.index("source")]:
                 owner = getattr(owner, segment)
             owner.source  # noqa: B018 - instruments that forward for the probe
         location, _ = resolve(host, key, walk=False, name=name)
