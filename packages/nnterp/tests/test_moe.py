@@ -198,3 +198,13 @@ def test_shared_expert_output_adds_to_the_routed_output(path):
             moe.shared_expert_output[:] = 0
             alone = moe.mlp_output.save()
         assert torch.allclose(alone, routed, atol=1e-6), name
+
+
+def test_expert_outputs_under_the_batched_experts(path):
+    model = StandardizedTransformer(path("granitemoe"), dispatch=True, experts_implementation="batched_mm")
+    moe = model.layers[0].mlp
+    assert model.support(layer=0)["mlp.expert_outputs"] is None
+    with torch.no_grad(), model.trace(PROMPT):
+        slots = moe.expert_outputs.save()
+        routed = moe.routed_output.save()
+    assert torch.allclose(slots.sum(2), routed, atol=1e-6)
