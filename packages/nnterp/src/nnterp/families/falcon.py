@@ -42,16 +42,13 @@ from nnterp.components import (
 )
 from nnterp.components.attention import module_config
 from nnterp.components.own_attention import chain
+from nnterp.families.bloom import RENAME as BLOOM_RENAME
 
+# Falcon keeps BLOOM's module names (its code grew out of BLOOM's); the norms and the activation are its own.
 RENAME = {
-    "transformer.word_embeddings": "embed_tokens",
-    "transformer.h": "layers",
-    "transformer.ln_f": "norm",
-    "self_attention": "self_attn",
-    "self_attention.dense": "self_attention.o_proj",
+    **BLOOM_RENAME,
     "ln_attn": "input_layernorm",
     "ln_mlp": "post_attention_layernorm",
-    "dense_4h_to_h": "down_proj",
     "act": "act_fn",
 }
 
