@@ -33,7 +33,7 @@ from .moe import (
     needs_grouped_experts,
     no_shared_expert,
 )
-from .own_attention import AS_IS, FOLDED_HEADS, HEADS_FIRST, KEYS_TRANSPOSED, MERGED_HEADS, OwnAttention, chain, folded, own_arithmetic, own_value
+from .own_attention import AS_IS, FOLDED_HEADS, HEADS_FIRST, KEYS_TRANSPOSED, MERGED_HEADS, OwnAttention, always, chain, folded, own_arithmetic, own_value
 from .parallel import ParallelLayer, block_contribution, parallel_reason
 from .reasons import (
     DEFAULT_CONTRIBUTION,

@@ -34,6 +34,15 @@ def own_arithmetic(attention: Any) -> str | None:
     return attention.off_interface()
 
 
+def always(envoy: Any) -> str | None:
+    """The predicate of a value read inside a forward that holds it under every configuration.
+
+    For a sublayer that adds the residual inside its own forward (BLOOM's and MPT's
+    MLPs): the operation that takes the contribution always runs.
+    """
+    return None
+
+
 def _same(attention: Any, value: Any) -> Any:
     return value
 

@@ -11,7 +11,7 @@ update (as long as the cache), the scores enter
 
 from transformers.models.bloom.modeling_bloom import BloomAttention, BloomBlock, BloomMLP
 
-from nnterp.components import MERGED_HEADS, EProperty, Layer, Mlp, OwnAttention, Residual, own_value
+from nnterp.components import MERGED_HEADS, EProperty, Layer, Mlp, OwnAttention, Residual, always, own_value
 from nnterp.components.attention import module_config
 
 RENAME = {
@@ -43,11 +43,6 @@ def kv_key(attention) -> str:
     return "source.layer_past_update_0.output" if cached(attention) else "source.self__reshape_0.output"
 
 
-def adds_inside(mlp) -> str | None:
-    """BLOOM's MLP always adds the residual in `dropout_add`, under every configuration."""
-    return None
-
-
 class Layer(Layer):
     """BLOOM's block; it returns `(hidden_states, attn_weights)`."""
 
@@ -77,7 +72,7 @@ class Mlp(Mlp):
     @EProperty(
         "source.dropout_add_0.input",
         description="What the MLP adds to the residual stream: the tensor entering dropout_add",
-        unavailable=adds_inside,
+        unavailable=always,
     )
     def mlp_output(self, value) -> Residual:
         return value

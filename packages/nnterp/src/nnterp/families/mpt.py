@@ -17,7 +17,7 @@ norms carry no bias and the block returns `(hidden_states, attn_weights)`.
 
 from transformers.models.mpt.modeling_mpt import MptAttention, MptBlock, MptMLP
 
-from nnterp.components import HEADS_FIRST, KEYS_TRANSPOSED, EProperty, Layer, Mlp, OwnAttention, Residual, own_value
+from nnterp.components import HEADS_FIRST, KEYS_TRANSPOSED, EProperty, Layer, Mlp, OwnAttention, Residual, always, own_value
 
 RENAME = {
     "transformer.wte": "embed_tokens",
@@ -30,11 +30,6 @@ RENAME = {
     "out_proj": "o_proj",
     "act": "act_fn",
 }
-
-
-def residual_inside(mlp) -> str | None:
-    """MPT's MLP adds the residual in its own forward under every configuration, so the read always exists."""
-    return None
 
 
 class Layer(Layer):
@@ -60,7 +55,7 @@ class Mlp(Mlp):
     @EProperty(
         "source.F_dropout_0.output",
         description="What the MLP adds to the residual stream: down_proj's output after the dropout",
-        unavailable=residual_inside,
+        unavailable=always,
     )
     def mlp_output(self, value) -> Residual:
         return value
