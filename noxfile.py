@@ -25,7 +25,15 @@ NNSIGHT = "nnsight==0.8.1"
 nox.options.sessions = ["tests", "demo", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 
-ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "CUDA_VISIBLE_DEVICES": "", "TOKENIZERS_PARALLELISM": "false"}
+# One BLAS thread per process: the tests run two xdist workers on two cores, and torch's default
+# thread count per worker oversubscribes them several times over.
+ENV = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "CUDA_VISIBLE_DEVICES": "",
+    "TOKENIZERS_PARALLELISM": "false",
+    "OMP_NUM_THREADS": "1",
+}
 
 
 def install_stack(session: nox.Session, transformers: str | None = None) -> None:
