@@ -32,16 +32,17 @@ def _repack(raw: Any, tensor: Any) -> Any:
     return tensor
 
 
-def scaled_output(description: str) -> EProperty:
-    """A contribution read as `residual_multiplier * output` of the host module."""
+def scaled_output(description: str, key: str = "output") -> EProperty:
+    """A contribution read as `residual_multiplier * output` of the host module, or of the module at `key`."""
 
-    @EProperty("output", description=description)
+    @EProperty(key, description=description)
     def contribution(self, value) -> Residual:
         return first_tensor(value) * residual_multiplier(self)
 
     @contribution.postprocess
     def contribution(self, value):
-        return rewrap(self, value / residual_multiplier(self))
+        value = value / residual_multiplier(self)
+        return rewrap(self, value) if key == "output" else value
 
     @contribution.transform
     def contribution(self, view, raw):
