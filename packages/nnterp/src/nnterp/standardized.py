@@ -378,6 +378,7 @@ class _Fields:
 
     def __init__(self, data: dict) -> None:
         self.model_type = data.get("model_type")
+        self.custom = "auto_map" in data
         text = data.get("text_config")
         self.text_config = _Fields(text) if isinstance(text, dict) else None
 
@@ -436,19 +437,22 @@ def _looks_local(repo_id: str) -> bool:
     )
 
 
-def _check_source(repo_id: Any, needs_type: bool = True) -> None:
-    """Refuse a missing local path and a damaged local checkpoint before anything is built."""
+def _check_source(repo_id: Any, needs_type: bool = True) -> _Fields | None:
+    """Refuse a missing local path and a damaged local checkpoint before anything is built.
+
+    Returns a local checkpoint's config.json fields, else `None`.
+    """
     if isinstance(repo_id, os.PathLike):
         repo_id = os.fspath(repo_id)
     if not isinstance(repo_id, str):
-        return
+        return None
     if not os.path.exists(repo_id):
         if _looks_local(repo_id):
             raise FileNotFoundError(
                 f"repo_id={repo_id!r} reads as a local path, and nothing exists there; check the path, "
                 "or pass a Hub id of the form 'name' or 'namespace/name'"
             )
-        return
+        return None
     if not os.path.isdir(repo_id):
         raise NotADirectoryError(
             f"repo_id={repo_id!r} is a file; pass the checkpoint's directory, the one holding config.json"
@@ -466,11 +470,13 @@ def _check_source(repo_id: Any, needs_type: bool = True) -> None:
         raise ValueError(
             f"{config} is not valid JSON ({error}); the checkpoint is corrupt or truncated: download or save it again"
         ) from error
-    if needs_type and isinstance(data, dict):
-        _model_type(_Fields(data), repo_id)
+    fields = _Fields(data) if isinstance(data, dict) else None
+    if needs_type and fields is not None:
+        _model_type(fields, repo_id)
     for name in sorted(os.listdir(repo_id)):
         if name.endswith(".safetensors"):
             _check_safetensors(os.path.join(repo_id, name))
+    return fields
 
 
 def _check_safetensors(path: str) -> None:
@@ -571,9 +577,13 @@ class StandardizedTransformer(Standardized, TransformersModel):
     ) -> None:
         _refuse_legacy_keywords(kwargs)
         kwargs.setdefault("task", "text-generation")
-        _check_source(repo_id, needs_type=family is None)
+        fields = _check_source(repo_id, needs_type=family is None)
         if family is None:
-            config = _read_config(repo_id, kwargs)
+            # A local config.json without a nested text config or custom code names its
+            # model_type directly; reading it once here spares a second parse by AutoConfig,
+            # which still decides (and refuses custom code) everywhere else.
+            plain = fields is not None and fields.text_config is None and not fields.custom and fields.model_type
+            config = fields if plain else _read_config(repo_id, kwargs)
             family = families.lookup(_model_type(config, repo_id))
         _check_family(family)
         self.family = family
