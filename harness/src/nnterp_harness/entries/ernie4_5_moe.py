@@ -1,4 +1,27 @@
+import torch
+
 from ..entry import INIT_STD, MAX_POSITIONS, Entry
+
+
+def redraw(model) -> None:
+    """Draw every parameter again in a release-independent order.
+
+    The releases build the router's correction bias under different modules, which
+    shifts the random init stream; drawing by sorted canonical name gives every
+    release the same weights.
+    """
+    generator = torch.Generator().manual_seed(0)
+    params = {name.replace("gate.moe_statics.", "moe_statics."): param for name, param in model.named_parameters()}
+    for name in sorted(params):
+        param = params[name]
+        noise = torch.randn(param.shape, generator=generator, dtype=param.dtype)
+        if name.endswith("norm.weight"):
+            param.copy_(1 + 0.1 * noise)
+        elif "e_score_correction_bias" in name:
+            param.copy_(0.1 * noise)
+        else:
+            param.copy_(INIT_STD * noise)
+
 
 ENTRIES = (
     Entry(
@@ -23,5 +46,6 @@ ENTRIES = (
             "initializer_range": INIT_STD,
             "tie_word_embeddings": True,
         },
+        prepare=redraw,
     ),
 )
