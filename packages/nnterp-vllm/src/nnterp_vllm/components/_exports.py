@@ -4,7 +4,7 @@ from .attention import DECODE, Attention, causal_scores
 from .layer import FusedLayer, Layer
 from .mlp import GATED, ROUTED, Mlp, RoutedMlp, gated
 from .reasons import LM_HEAD, NO_MASK
-from .values import Flat, Sum
+from .values import Flat, Rows, Sum
 
 __all__ = [
     "DECODE",
@@ -18,6 +18,7 @@ __all__ = [
     "Layer",
     "Mlp",
     "RoutedMlp",
+    "Rows",
     "Sum",
     "causal_scores",
     "gated",

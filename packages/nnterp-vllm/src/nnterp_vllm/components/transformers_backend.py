@@ -15,25 +15,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
-
 from nnterp.components import HeadOutputs, Neurons, Residual, Standard, needs_child
 
 from .attention import Attention as EngineAttention
 from .mlp import gated
-from .values import Flat
+from .values import Rows
 
 __all__ = ["Attention", "Batched", "Layer", "Mlp"]
 
 
-class Batched(Flat):
+class Batched(Rows):
     """A value that arrives with its batch axis already, ``[1, tokens, ...]``: served as a private copy of it."""
-
-    def _view(self, obj: Any, rows: torch.Tensor) -> torch.Tensor:
-        return self._preprocess(obj, rows) if self._preprocess is not None else rows
-
-    def _rows(self, obj: Any, value: torch.Tensor) -> torch.Tensor:
-        return self._postprocess(obj, value) if self._postprocess is not None else value
 
 
 class Layer(Standard):

@@ -134,6 +134,20 @@ class Flat(EProperty):
         Mediator.swap(location, self.give(obj, raw, attribute, select, rows))
 
 
+class Rows(Flat):
+    """A value served as the engine's own rows, without a batch axis added: ``[tokens, ...]`` (``FlatResidual``).
+
+    For a family whose transformers engine serves the value flat over tokens too (OPT's feed-forward path), and
+    for a value that arrives with its batch axis already.
+    """
+
+    def _view(self, obj: Any, rows: torch.Tensor) -> torch.Tensor:
+        return self._preprocess(obj, rows) if self._preprocess is not None else rows
+
+    def _rows(self, obj: Any, value: torch.Tensor) -> torch.Tensor:
+        return self._postprocess(obj, value) if self._postprocess is not None else value
+
+
 class Sum(Flat):
     """A stream vLLM carries as two halves whose sum it is: ``(hidden_states, residual)``.
 
