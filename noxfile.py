@@ -154,3 +154,4 @@ def bench(session: nox.Session) -> None:
     """The benchmarks under benchmarks/: speed and memory, never asserted in tests."""
     install_stack(session)
     session.run("python", "benchmarks/run.py", *session.posargs, env=ENV)
+    session.run("python", "benchmarks/soak.py", env=ENV)

@@ -40,13 +40,17 @@ def test_inspect_a_type_the_default_cannot_standardize(tmp_path, path):
     from transformers import AutoConfig, AutoModelForCausalLM
 
     torch.manual_seed(0)
-    config = AutoConfig.for_model("ctrl", vocab_size=1024, n_embd=32, dff=64, n_layer=2, n_head=4)
+    # BERT as a decoder: a causal-LM type with no family, whose layout no default spelling names.
+    config = AutoConfig.for_model(
+        "bert", vocab_size=1024, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+        is_decoder=True,
+    )
     AutoModelForCausalLM.from_config(config).save_pretrained(tmp_path)
     for name in ("tokenizer.json", "tokenizer_config.json"):
         shutil.copy(f"{path('llama')}/{name}", tmp_path / name)
     result = run(str(tmp_path))
     assert result.returncode != 0
-    assert "the default family cannot standardize CTRLLMHeadModel" in result.stderr
+    assert "the default family cannot standardize BertLMHeadModel" in result.stderr
     assert "rename=" in result.stderr
 
 
