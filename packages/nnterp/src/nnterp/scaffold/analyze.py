@@ -71,6 +71,7 @@ class Analysis:
     down_proj: str | None = None
     act_fn: str | None = None
     gated: bool = False
+    plain_up: bool = False
     fused_gate_up: bool = False
     width_key: str | None = None
     own_sizes: dict[str, str] = field(default_factory=dict)
@@ -325,6 +326,7 @@ def analyze(model_type: str) -> Analysis:
         analysis.down_proj = next((n for n in DOWN_NAMES if n in parts), None)
         analysis.act_fn = next((n for n in ACT_NAMES if n in parts), None)
         analysis.gated = "gate_proj" in parts and "up_proj" in parts
+        analysis.plain_up = "up_proj" in parts and "gate_proj" not in parts
         analysis.fused_gate_up = "gate_up_proj" in parts
         down = parts.get(analysis.down_proj) if analysis.down_proj else None
         width = getattr(down, "in_features", None)

@@ -225,6 +225,8 @@ def test_module(a: Analysis) -> str:
         quirks.append(f"    EXPECTED_UNAVAILABLE = {expected!r}")
     if a.fused_gate_up:
         quirks.append("    NEURONS_FROM_ACTIVATION = False")
+    if a.plain_up:
+        quirks.append("    PLAIN_UP_PROJ = True")
     if a.width_key:
         quirks.append(f"    MLP_WIDTH_KEY = {a.width_key!r}")
     head = repr(a.head)
