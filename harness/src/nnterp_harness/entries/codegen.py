@@ -1,4 +1,20 @@
+import torch
+
 from ..entry import INIT_STD, MAX_POSITIONS, Entry
+
+
+def prepare(model) -> None:
+    """Draw the attention projections from a generator of their own.
+
+    The releases of the matrix create CodeGen's `qkv_proj` and `out_proj` in different
+    orders, so the shared random init gives them different weights on each; drawn
+    here, block by block, they rebuild bit for bit everywhere.
+    """
+    generator = torch.Generator().manual_seed(0)
+    for block in model.transformer.h:
+        for linear in (block.attn.qkv_proj, block.attn.out_proj):
+            linear.weight.copy_(torch.randn(linear.weight.shape, generator=generator) * INIT_STD)
+
 
 ENTRIES = (
     Entry(
@@ -17,5 +33,6 @@ ENTRIES = (
             "attn_pdrop": 0.0,
             "initializer_range": INIT_STD,
         },
+        prepare=prepare,
     ),
 )
