@@ -12,6 +12,9 @@ rounding rather than bit for bit wherever that order is not `(x + attn) + mlp`.
 Some configs switch between the parallel and the sequential block
 (`use_parallel_residual` on GPT-NeoX and StableLM): such a family overrides
 `ParallelLayer.parallel()`, and the values follow the checkpoint.
+
+`block_contribution` reads a contribution the block forms out of the sublayer's
+output (after a dropout of its own, say), on any block, parallel or not.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ head outputs are its result, heads first) and the block returns
 import inspect
 
 import torch
-from transformers.models.gptj.modeling_gptj import GPTJAttention, GPTJBlock, GPTJMLP
+from transformers.models.gptj.modeling_gptj import GPTJMLP, GPTJAttention, GPTJBlock
 
 from nnterp.components import INTERFACE, Attention, Mlp, ParallelLayer, interface_reason, own_value
 from nnterp.families.gpt2 import intermediate_size
