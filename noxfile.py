@@ -85,7 +85,9 @@ def vllm(session: nox.Session) -> None:
     # PyPI's torchvision, torchaudio and torchcodec are CUDA builds that fail to import beside torch+cpu.
     session.run("python", "-m", "pip", "uninstall", "--yes", "torchvision", "torchaudio", "torchcodec")
     session.install("./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
-    env = {**ENV, "VLLM_ENABLE_V1_MULTIPROCESSING": "0", "VLLM_CPU_OMP_THREADS_BIND": "auto"}
+    # One process runs the engines here, so OpenMP keeps its own thread count (vLLM binds it to the cores).
+    plain = {key: value for key, value in ENV.items() if key != "OMP_NUM_THREADS"}
+    env = {**plain, "VLLM_ENABLE_V1_MULTIPROCESSING": "0", "VLLM_CPU_OMP_THREADS_BIND": "auto"}
     session.run(
         "python", "-m", "pytest", "packages/nnterp-vllm/tests", "-q", "-p", "no:cacheprovider", "--rootdir", ".",
         *session.posargs, env=env,
@@ -127,6 +129,16 @@ def build_site(session: nox.Session) -> str:
     return out
 
 
+def ensure_chromium(session: nox.Session) -> None:
+    """Debian's Chromium and ChromeDriver for the browser tests: installed with apt-get when missing (as root)."""
+    if all(os.access(path, os.X_OK) for path in ("/usr/bin/chromium", "/usr/bin/chromedriver")):
+        return
+    if os.geteuid() != 0:
+        session.error("the site tests drive Debian's Chromium: apt-get install chromium chromium-driver, then rerun")
+    session.run("apt-get", "update", "-qq", external=True)
+    session.run("apt-get", "install", "-y", "-qq", "chromium", "chromium-driver", external=True)
+
+
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the mkdocs-material site strictly, the encyclopedia generated from the family modules."""
@@ -136,6 +148,7 @@ def docs(session: nox.Session) -> None:
 @nox.session
 def site(session: nox.Session) -> None:
     """Build the site, then test it: every page's snippets, the encyclopedia, llms.txt, the skills, and headless Chromium."""
+    ensure_chromium(session)
     out = build_site(session)
     env = {**ENV, "NNTERP_SITE_DIR": out}  # the encyclopedia screenshot lands in site/artifacts/
     session.run("python", "-m", "pytest", "site/tests", "-q", "-p", "no:cacheprovider", "--rootdir", "site", *session.posargs, env=env)
