@@ -22,8 +22,9 @@ from .standard import first_tensor, rewrap
 
 
 def residual_multiplier(envoy: Any) -> float:
-    """The multiplier the block holding `envoy` applies to its sublayers' outputs."""
-    return envoy.parent._module.residual_multiplier
+    """The multiplier the block holding `envoy` applies to its sublayers' outputs (MiniCPM's `residual_scale`)."""
+    block = envoy.parent._module
+    return block.residual_multiplier if hasattr(block, "residual_multiplier") else block.residual_scale
 
 
 def _repack(raw: Any, tensor: Any) -> Any:
