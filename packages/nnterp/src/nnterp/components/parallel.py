@@ -40,6 +40,12 @@ def mlp_norm_key(layer: Any) -> str:
     return f"{norm}.output"
 
 
+def mlp_norm_reason(layer: Any) -> str | None:
+    """Why the norm `mlp_norm_key` names is missing from this block, or `None` where the block has it."""
+    norm = mlp_norm_key(layer).rsplit(".", 1)[0]
+    return None if norm in layer.__dict__ or norm in layer._aliases else f"no {norm} module on this block"
+
+
 def _where(key: str) -> str:
     """What a contribution key names, in words: a sibling module's output or an operation of the block's forward."""
     path = key.removeprefix("../").rsplit(".", 1)[0]
@@ -91,6 +97,6 @@ class ParallelLayer(Layer):
     def layer_mid(self, value) -> Residual:
         return value
 
-    @EProperty(mlp_norm_key, description="The normed stream entering the MLP")
+    @EProperty(mlp_norm_key, description="The normed stream entering the MLP", unavailable=mlp_norm_reason)
     def mlp_norm_output(self, value) -> Residual:
         return value

@@ -67,6 +67,7 @@ class Analysis:
     parallel: bool = False
     returns_tuple: bool = False
     interface_gap: str | None = None
+    split_qkv: bool = False
     o_proj: str | None = None
     down_proj: str | None = None
     act_fn: str | None = None
@@ -82,11 +83,11 @@ class Analysis:
 def _set(config: Any, key: str, value: Any) -> bool:
     """Set `key` where the config spells it (an attribute map counts); `False` where it has no such key."""
     mapped = getattr(config, "attribute_map", {}).get(key, key)
-    if not hasattr(config, mapped) and not hasattr(config, key):
-        return False
     try:
+        if not hasattr(config, mapped) and not hasattr(config, key):
+            return False
         setattr(config, key, value)
-    except AttributeError:  # a size the config derives (a read-only property) follows the others
+    except Exception:  # a derived (read-only) or per-layer size follows the others or stays for a person
         return False
     return True
 
@@ -321,6 +322,8 @@ def analyze(model_type: str) -> Analysis:
         if analysis.interface_gap:
             analysis.needs_person.append(f"the attention interior: {analysis.interface_gap}")
         analysis.o_proj = next((n for n in OUTPUT_NAMES if n in _children(module)), None)
+        # Queries split out of one fused projection are views that torch refuses to edit in place.
+        analysis.split_qkv = ".split(" in inspect.getsource(type(module).forward)
     if mlp:
         parts = _children(children[mlp])
         analysis.down_proj = next((n for n in DOWN_NAMES if n in parts), None)

@@ -219,8 +219,10 @@ def test_module(a: Analysis) -> str:
         f"    ATTENTION_NORM = {attention_norm!r}",
         f"    MLP_NORM = {mlp_norm!r}",
     ]
-    if a.parallel and a.mlp and a.attention and a.mlp.pre_norm not in (None, a.attention.pre_norm):
+    if a.parallel and a.mlp and a.mlp.pre_norm is not None:
         quirks.append("    MLP_NORM_BEFORE_ATTENTION = True")
+    if a.split_qkv:
+        quirks.append("    REFUSES_IN_PLACE_QKV = True")
     if expected:
         quirks.append(f"    EXPECTED_UNAVAILABLE = {expected!r}")
     if a.fused_gate_up:
