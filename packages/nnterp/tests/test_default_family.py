@@ -90,3 +90,16 @@ def test_heads_are_counted_where_the_heads_merge_on_a_gated_query(tmp_path_facto
     with model.trace(PROMPT):
         pattern = model.layers[1].self_attn.attention_probabilities.save()
     assert pattern.shape[1] == attention.num_heads
+
+
+def test_a_head_width_that_differs_per_block_is_read_per_block(path):
+    skip_unless_known("gemma4_text")
+    model = load(path("gemma4_text"))
+    widths = {index: model.layers[index].self_attn.head_dim for index in range(len(model.layers))}
+    assert len(set(widths.values())) > 1, widths
+    with pytest.raises(ValueError, match=r"head_dim differs per block on this model .*self_attn.head_dim"):
+        model.head_dim
+    for index in range(len(model.layers)):
+        with model.trace(PROMPT):
+            pattern = model.layers[index].self_attn.attention_queries.save()
+        assert pattern.shape[-1] == widths[index]

@@ -25,6 +25,7 @@ from torch import Tensor
 from . import families
 from .components import (
     BATCH,
+    Attention,
     DEFAULT_HEAD,
     SEQ,
     VOCAB,
@@ -168,8 +169,27 @@ class Standardized:
 
     @StandardizedProperty
     def head_dim(self) -> int:
-        """One head's width: `config.head_dim` when set, else `hidden_size // num_heads`."""
-        return getattr(_text_config(self), "head_dim", None) or self.hidden_size // self.num_heads
+        """One head's width: `config.head_dim` when set, else `hidden_size // num_heads`.
+
+        Where the config holds the width per block and refuses a model-wide read, the
+        blocks' attentions answer: their one width, or a `ValueError` naming each where
+        they differ.
+        """
+        config = _text_config(self)
+        try:
+            width = getattr(config, "head_dim", None)
+        except Exception:  # transformers refuses a model-wide read of a per-layer size
+            widths = {
+                index: block.self_attn.head_dim
+                for index, block in enumerate(self.layers)
+                if isinstance(block.__dict__.get("self_attn"), Attention)
+            }
+            if len(set(widths.values())) == 1:
+                return next(iter(widths.values()))
+            raise ValueError(
+                f"head_dim differs per block on this model ({widths}): read model.layers[i].self_attn.head_dim"
+            ) from None
+        return width or self.hidden_size // self.num_heads
 
     @StandardizedProperty
     def qk_head_dim(self) -> int:

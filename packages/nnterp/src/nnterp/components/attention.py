@@ -70,6 +70,14 @@ def module_config(envoy: Any) -> Any:
     return config.get_text_config() if hasattr(config, "get_text_config") else config
 
 
+def config_value(config: Any, key: str) -> Any:
+    """`config.<key>`, or `None` where the config lacks it or refuses a model-wide read of a per-block size."""
+    try:
+        return getattr(config, key, None)
+    except Exception:  # transformers raises its own error for a per-layer attribute (Gemma 4's head_dim)
+        return None
+
+
 def _int(*candidates: Any) -> int | None:
     for candidate in candidates:
         if isinstance(candidate, int) and not isinstance(candidate, bool):
@@ -102,7 +110,7 @@ class Attention(Standard):
         config = module_config(self)
         return _int(
             getattr(module, "head_dim", None),
-            getattr(config, "head_dim", None),
+            config_value(config, "head_dim"),
             config.hidden_size // self.num_heads,
         )
 
@@ -122,7 +130,7 @@ class Attention(Standard):
         module = self._module
         modules = module.__dict__.get("_modules", {})
         config = module_config(self)
-        head_dim = _int(getattr(module, "head_dim", None), getattr(config, "head_dim", None))
+        head_dim = _int(getattr(module, "head_dim", None), config_value(config, "head_dim"))
         o_proj = modules.get("o_proj")
         if o_proj is None:  # an output projection under a native name reaches the envoy as an alias
             o_proj = getattr(getattr(self, "o_proj", None), "_module", None)
@@ -143,7 +151,7 @@ class Attention(Standard):
         groups = _int(getattr(module, "num_key_value_groups", None))
         if groups:
             return self.num_heads // groups
-        return _int(getattr(module_config(self), "num_key_value_heads", None), self.num_heads)
+        return _int(config_value(module_config(self), "num_key_value_heads"), self.num_heads)
 
     # -- values ---------------------------------------------------------------
 
