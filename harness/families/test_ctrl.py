@@ -5,7 +5,7 @@ import math
 import torch
 
 from nnterp_harness.release import family
-from nnterp_harness.suite import FamilySuite, moved, run, rows
+from nnterp_harness.suite import FamilySuite, moved, rows, run
 
 FAMILY = family("ctrl")
 

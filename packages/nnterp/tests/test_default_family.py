@@ -98,7 +98,7 @@ def test_a_head_width_that_differs_per_block_is_read_per_block(path):
     widths = {index: model.layers[index].self_attn.head_dim for index in range(len(model.layers))}
     assert len(set(widths.values())) > 1, widths
     with pytest.raises(ValueError, match=r"head_dim differs per block on this model .*self_attn.head_dim"):
-        model.head_dim
+        model.head_dim  # noqa: B018 - the read is the test
     for index in range(len(model.layers)):
         with model.trace(PROMPT):
             pattern = model.layers[index].self_attn.attention_queries.save()

@@ -3,7 +3,15 @@
 import torch
 
 from nnterp.components import Attention, OwnAttention, own_arithmetic, own_value
-from nnterp.components.own_attention import AS_IS, FOLDED_HEADS, HEADS_FIRST, KEYS_TRANSPOSED, MERGED_HEADS, chain, folded
+from nnterp.components.own_attention import (
+    AS_IS,
+    FOLDED_HEADS,
+    HEADS_FIRST,
+    KEYS_TRANSPOSED,
+    MERGED_HEADS,
+    chain,
+    folded,
+)
 
 
 class Heads:

@@ -25,10 +25,10 @@ from torch import Tensor
 from . import families
 from .components import (
     BATCH,
-    Attention,
     DEFAULT_HEAD,
     SEQ,
     VOCAB,
+    Attention,
     DerivedEProperty,
     EProperty,
     Residual,

@@ -33,7 +33,19 @@ from .moe import (
     needs_grouped_experts,
     no_shared_expert,
 )
-from .own_attention import AS_IS, FOLDED_HEADS, HEADS_FIRST, KEYS_TRANSPOSED, MERGED_HEADS, OwnAttention, always, chain, folded, own_arithmetic, own_value
+from .own_attention import (
+    AS_IS,
+    FOLDED_HEADS,
+    HEADS_FIRST,
+    KEYS_TRANSPOSED,
+    MERGED_HEADS,
+    OwnAttention,
+    always,
+    chain,
+    folded,
+    own_arithmetic,
+    own_value,
+)
 from .parallel import ParallelLayer, block_contribution, parallel_reason
 from .reasons import (
     DEFAULT_CONTRIBUTION,
@@ -46,6 +58,7 @@ from .reasons import (
     needs_child,
 )
 from .sandwich import PostNormLayer, SandwichAttention, SandwichLayer, SandwichMlp, normed_contribution
+from .scaled import ScaledAttention, ScaledMlp, ScaledMoe, divide_by_logits_scaling, residual_multiplier, scaled_output
 from .standard import (
     BATCH,
     CHANNELS,
@@ -82,7 +95,6 @@ from .standard import (
     rewrap,
     seq_first,
 )
-from .scaled import ScaledAttention, ScaledMlp, ScaledMoe, divide_by_logits_scaling, residual_multiplier, scaled_output
 from .tokens import TokenEProperty
 
 __all__ = [name for name in dir() if not name.startswith("_")]

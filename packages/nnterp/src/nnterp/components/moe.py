@@ -27,7 +27,7 @@ from jaxtyping import Float, Int
 from torch import Tensor
 
 from .attention import module_config
-from .eproperty import EProperty, unavailable
+from .eproperty import unavailable
 from .layer import Residual
 from .mlp import Mlp
 from .standard import BATCH, EXPERTS, HIDDEN, SEQ, TOP_K, named_layout

@@ -22,7 +22,7 @@ from transformers.models.deepseek_v3.modeling_deepseek_v3 import (
     DeepseekV3MoE,
 )
 
-from nnterp.components import Layer, LatentAttention, Mlp, Moe, latent_head_dim, latent_qk_head_dim
+from nnterp.components import LatentAttention, Layer, Mlp, Moe, latent_head_dim, latent_qk_head_dim
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

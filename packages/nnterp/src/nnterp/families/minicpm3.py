@@ -17,7 +17,7 @@ before the head, which `project_on_vocab` does too.
 
 from transformers.models.minicpm3.modeling_minicpm3 import MiniCPM3Attention, MiniCPM3DecoderLayer, MiniCPM3MLP
 
-from nnterp.components import Layer, LatentAttention, ScaledMlp, latent_head_dim, latent_qk_head_dim, scaled_output
+from nnterp.components import LatentAttention, Layer, ScaledMlp, latent_head_dim, latent_qk_head_dim, scaled_output
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -17,7 +17,17 @@ norms carry no bias and the block returns `(hidden_states, attn_weights)`.
 
 from transformers.models.mpt.modeling_mpt import MptAttention, MptBlock, MptMLP
 
-from nnterp.components import HEADS_FIRST, KEYS_TRANSPOSED, EProperty, Layer, Mlp, OwnAttention, Residual, always, own_value
+from nnterp.components import (
+    HEADS_FIRST,
+    KEYS_TRANSPOSED,
+    EProperty,
+    Layer,
+    Mlp,
+    OwnAttention,
+    Residual,
+    always,
+    own_value,
+)
 
 RENAME = {
     "transformer.wte": "embed_tokens",
