@@ -25,6 +25,7 @@ if not (Path(CHROMIUM).is_file() and Path(DRIVER).is_file()):
     )
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -82,11 +83,15 @@ def test_search_finds_a_value_name(browser, site_url: str) -> None:
     field = WebDriverWait(browser, 10).until(expected_conditions.element_to_be_clickable((By.CSS_SELECTOR, "input.md-search__input")))
     field.click()
     field.send_keys("attention_probabilities")
-    results = WebDriverWait(browser, 30).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, ".md-search-result__item") or False
-    )
-    text = " ".join(result.text for result in results)
+    text = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,)).until(_result_text)
     assert "attention_probabilities" in text
+
+
+def _result_text(driver) -> str | bool:
+    """The search results' text once they list something; the list re-renders as results stream in."""
+    results = driver.find_elements(By.CSS_SELECTOR, ".md-search-result__item")
+    text = " ".join(result.text for result in results)
+    return text if "attention_probabilities" in text else False
 
 
 def test_encyclopedia_hover_pin_and_slider(browser, built_site: Path, site_url: str) -> None:
