@@ -3,13 +3,13 @@
 import torch
 
 from nnterp_harness.release import family
+from nnterp_harness.sliding import SlidingWindowChecks
 from nnterp_harness.suite import LLAMA_ROWS, FamilySuite, run
 
 FAMILY = family("granite_swa")
-LONG_PROMPT = "The Eiffel Tower is in Paris, and the Colosseum is in Rome."
 
 
-class TestGraniteSwa(FamilySuite):
+class TestGraniteSwa(SlidingWindowChecks, FamilySuite):
     CHECKPOINT = "granite_swa"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS
@@ -51,18 +51,3 @@ class TestGraniteSwa(FamilySuite):
     def test_logits_are_the_head_divided_by_logits_scaling(self, model):
         head, logits = run(model, lambda m: (m.lm_head_output, m.logits))
         assert torch.equal(logits, head / model.config.logits_scaling)
-
-    def test_sliding_blocks_attend_within_the_window(self, model):
-        config = model.config
-        count = len(model.layers)
-        kinds = getattr(config, "layer_types", None) or ["sliding_attention"] * count
-        patterns = self.read_on_blocks(model, "self_attn.attention_probabilities", list(range(count)), LONG_PROMPT)
-        for index, pattern in enumerate(patterns):
-            n = pattern.shape[-1]
-            assert n > config.sliding_window, "the long prompt does not outrun the window"
-            far = torch.ones(n, n, dtype=torch.bool).tril(-config.sliding_window)
-            outside = pattern.detach()[..., far]
-            if kinds[index] == "sliding_attention":
-                assert float(outside.abs().max()) == 0.0, f"block {index} attends past its window"
-            else:
-                assert float(outside.abs().min()) > 0.0, f"full-attention block {index} is windowed"
