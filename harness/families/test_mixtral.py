@@ -1,12 +1,13 @@
 """Mixtral (`MixtralForCausalLM`), end to end: a softmax-scored mixture."""
 
+from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite
 
 FAMILY = family("mixtral")
 
 
-class TestMixtral(FamilySuite):
+class TestMixtral(MixtureChecks, FamilySuite):
     CHECKPOINT = "mixtral"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

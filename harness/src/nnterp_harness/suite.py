@@ -63,6 +63,7 @@ ATTENTION_INTERIOR = (
 PREFERRED_CHILDREN = ("self_attn", "linear_attn", "mlp")
 #: `LOAD_KWARGS` keys that only `StandardizedTransformer` takes; `raw_model` drops them.
 NNTERP_ONLY_KWARGS = ("family", "rename", "envoys", "tokenizer_kwargs")
+
 #: The mixture's values, in forward order.
 MOE_VALUES = (
     "router_logits",
@@ -452,31 +453,6 @@ class FamilySuite:
     def n_tokens(self, clean: dict) -> int:
         return clean["input_ids"].shape[1]
 
-    def mixture(self, model: Any) -> tuple[int, Any]:
-        """The first block whose `mlp` is a `Moe` running a mixture, and that `Moe`; skips on a dense model."""
-        moe_class = getattr(nnterp.components, "Moe", None)
-        if moe_class is not None:
-            for index, block in enumerate(model.layers):
-                mlp = getattr(block, "mlp", None)
-                if isinstance(mlp, moe_class) and mlp.no_mixture() is None:
-                    return index, mlp
-        pytest.skip("a dense model has no mixture")
-
-    def moe_available(self, model: Any, index: int, name: str) -> bool:
-        """Whether mixture value `name` reads; a value in `MOE_UNAVAILABLE` has its reason asserted."""
-        expected = self.MOE_UNAVAILABLE.get(name) or self.MOE_UNAVAILABLE.get(f"mlp.{name}")
-        reason = model.support(layer=index).get(f"mlp.{name}")
-        if expected is None:
-            assert reason is None, f"mlp.{name} on block {index} is unavailable: {reason}"
-            return True
-        assert reason is not None and expected in reason, f"mlp.{name}: expected {expected!r}, got {reason!r}"
-        return False
-
-    def moe_require(self, model: Any, index: int, *names: str) -> None:
-        for name in names:
-            if not self.moe_available(model, index, name):
-                pytest.skip(f"this mixture has no {name}")
-
     # == names ==========================================================================
 
     def test_family_resolved(self, model):
@@ -508,7 +484,7 @@ class FamilySuite:
         assert model.get("layers") is model.get(native_layers)
         assert len(model.layers) == model.config.get_text_config().num_hidden_layers
         block_rows = {
-            standard[len("layers.0."):]: native[len(f"{native_layers}.0."):]
+            standard[len("layers.0.") :]: native[len(f"{native_layers}.0.") :]
             for standard, native in self.NATIVE.items()
             if standard.startswith("layers.0.")
         }
@@ -553,6 +529,20 @@ class FamilySuite:
                 child = getattr(block, name, None)
                 if child is not None:
                     assert isinstance(child, bases[name]), f"layers.{index}.{name} is a {type(child).__name__}"
+
+    def test_mixture_blocks_run_the_mixture_contract(self, model):
+        moe_class = getattr(nnterp.components, "Moe", None)
+        mixtures = [
+            i
+            for i, block in enumerate(model.layers)
+            if moe_class and isinstance(getattr(block, "mlp", None), moe_class)
+        ]
+        if mixtures:
+            from .mixture import MixtureChecks
+
+            assert isinstance(self, MixtureChecks), (
+                f"blocks {mixtures} hold a mixture: mix `nnterp_harness.mixture.MixtureChecks` into {type(self).__name__}"
+            )
 
     def test_trace_through_standard_names(self, model):
         def body(m):
@@ -625,7 +615,11 @@ class FamilySuite:
                 continue
             prefix, name = split_key(key)
             blocks = self.blocks_with(model, prefix) if prefix else list(range(count))
-            blocks = [i for i in blocks if name in type(host_of(model.layers[i], prefix) if prefix else model.layers[i]).values()]
+            blocks = [
+                i
+                for i in blocks
+                if name in type(host_of(model.layers[i], prefix) if prefix else model.layers[i]).values()
+            ]
             if key in ROUTED_EXPERTS:  # the dense MLPs of a mixed schedule have their neurons
                 moe_class = nnterp.components.Moe
                 blocks = [i for i in blocks if isinstance(model.layers[i].mlp, moe_class)]
@@ -778,7 +772,9 @@ class FamilySuite:
             got = run(model, body)
             if attn is not None:
                 feed = got["attn_norm"] if self.ATTENTION_NORM else got["input"]
-                assert torch.equal(got["attn_in"], feed), f"block {index}: the attention does not read {self.ATTENTION_NORM or 'the block input'}"
+                assert torch.equal(got["attn_in"], feed), (
+                    f"block {index}: the attention does not read {self.ATTENTION_NORM or 'the block input'}"
+                )
             if mlp is not None:
                 if self.MLP_NORM:
                     feed = got["mlp_norm"]
@@ -786,7 +782,9 @@ class FamilySuite:
                     feed = self.read_one(model, "layer_mid", index)
                 else:
                     feed = got["input"]
-                assert torch.equal(got["mlp_in"], feed), f"block {index}: the MLP does not read {self.MLP_NORM or 'its stream'}"
+                assert torch.equal(got["mlp_in"], feed), (
+                    f"block {index}: the MLP does not read {self.MLP_NORM or 'its stream'}"
+                )
 
     def _write_moves_logits(self, model, clean, key: str, block: int) -> None:
         prefix, name = split_key(key)
@@ -815,8 +813,12 @@ class FamilySuite:
                         m.layers[index].self_attn.input,
                     ),
                 )
-                assert torch.equal(value, norm), f"block {index}: attention_norm_output is not {self.ATTENTION_NORM}.output"
-                assert torch.equal(value, attn_in), f"block {index}: attention_norm_output is not what the attention reads"
+                assert torch.equal(value, norm), (
+                    f"block {index}: attention_norm_output is not {self.ATTENTION_NORM}.output"
+                )
+                assert torch.equal(value, attn_in), (
+                    f"block {index}: attention_norm_output is not what the attention reads"
+                )
                 self._write_moves_logits(model, clean, "attention_norm_output", index)
                 checked += 1
             if has_mlp and self.MLP_NORM and self.available(model, "mlp_norm_output"):
@@ -847,7 +849,9 @@ class FamilySuite:
                     assert mid.numel() == x.numel(), f"block {index}: layer_mid is {tuple(mid.shape)}"
                     mid = mid.reshape(x.shape)
                 if self.MID_IDENTITY:
-                    assert ulp_close(mid, x + attn_out), f"block {index}: layer_mid is not layer_input + attention_output"
+                    assert ulp_close(mid, x + attn_out), (
+                        f"block {index}: layer_mid is not layer_input + attention_output"
+                    )
                 self._write_moves_logits(model, clean, "layer_mid", index)
                 checked += 1
         assert checked, "no module boundary was checked"
@@ -861,7 +865,10 @@ class FamilySuite:
             if getattr(block, "self_attn", None) is not None and self.available(model, "self_attn.attention_premix"):
                 assert support.get("self_attn.attention_premix") is None, support.get("self_attn.attention_premix")
                 attn = block.self_attn
-                premix, raw = run(model, lambda m: (m.layers[index].self_attn.attention_premix, m.layers[index].self_attn.o_proj.input))
+                premix, raw = run(
+                    model,
+                    lambda m: (m.layers[index].self_attn.attention_premix, m.layers[index].self_attn.o_proj.input),
+                )
                 assert premix.dim() == 4 and premix.shape[2] == axis_size(attn, "num_heads")
                 assert torch.equal(premix.flatten(-2), raw), f"block {index}: attention_premix is not o_proj.input"
                 if self.PREMIX_IS_HEAD_OUTPUTS and self.available(model, "self_attn.attention_head_outputs"):
@@ -874,13 +881,17 @@ class FamilySuite:
                 continue
             activation = None
             if self.available(model, "mlp.mlp_activation") and support.get("mlp.mlp_activation") is None:
-                activation, raw = run(model, lambda m: (m.layers[index].mlp.mlp_activation, m.layers[index].mlp.act_fn.output))
+                activation, raw = run(
+                    model, lambda m: (m.layers[index].mlp.mlp_activation, m.layers[index].mlp.act_fn.output)
+                )
                 assert torch.equal(activation, raw), f"block {index}: mlp_activation is not act_fn.output"
                 assert activation.shape[-1] == mlp.intermediate_size
                 self._write_moves_logits(model, clean, "mlp.mlp_activation", index)
                 checked += 1
             if self.available(model, "mlp.mlp_neurons") and support.get("mlp.mlp_neurons") is None:
-                neurons, raw = run(model, lambda m: (m.layers[index].mlp.mlp_neurons, m.layers[index].mlp.down_proj.input))
+                neurons, raw = run(
+                    model, lambda m: (m.layers[index].mlp.mlp_neurons, m.layers[index].mlp.down_proj.input)
+                )
                 assert torch.equal(neurons, raw), f"block {index}: mlp_neurons is not down_proj.input"
                 assert neurons.shape[-1] == mlp.intermediate_size
                 if self.NEURONS_FROM_ACTIVATION and activation is not None:
@@ -902,7 +913,9 @@ class FamilySuite:
 
         def raw(m):
             layers = m.get(native)
-            return [m.inputs[1]["input_ids"]] + [first_tensor(layers[i].output) for i in range(count)] + [m.output.logits]
+            return (
+                [m.inputs[1]["input_ids"]] + [first_tensor(layers[i].output) for i in range(count)] + [m.output.logits]
+            )
 
         ours = run(model, standard)
         theirs = run(raw_model, raw)
@@ -936,6 +949,7 @@ class FamilySuite:
         # Where the writes land: the next block receives an assigned layer_output,
         # and a contribution zeroed in place drops out of the block's output.
         if len(model.layers) > 1:
+
             def landed(m):
                 out = m.layers[index].layer_output * 2
                 m.layers[index].layer_output = out
@@ -964,7 +978,9 @@ class FamilySuite:
                 total = total + term
             assert float(terms[position].detach().abs().max()) == 0.0
             atol = 8 * torch.finfo(out.dtype).eps * scale_of(out, x, *terms)
-            assert float((total - out).detach().abs().max()) <= atol, f"a zeroed {sources[position][1]} did not drop out of block {index}'s output"
+            assert float((total - out).detach().abs().max()) <= atol, (
+                f"a zeroed {sources[position][1]} did not drop out of block {index}'s output"
+            )
 
     # == the pattern ========================================================================
 
@@ -975,7 +991,9 @@ class FamilySuite:
         dtype = model_dtype(model)
         for index, pattern in zip(blocks, self.read_on_blocks(model, "self_attn.attention_probabilities", blocks)):
             attn = model.layers[index].self_attn
-            assert tuple(pattern.shape) == (1, axis_size(attn, "num_heads"), n, n), f"block {index}: {tuple(pattern.shape)}"
+            assert tuple(pattern.shape) == (1, axis_size(attn, "num_heads"), n, n), (
+                f"block {index}: {tuple(pattern.shape)}"
+            )
             assert pattern.dtype == dtype
             sums = pattern.float().sum(-1)
             tol = 16 * torch.finfo(dtype).eps * n
@@ -985,10 +1003,14 @@ class FamilySuite:
             else:
                 assert torch.allclose(sums, torch.ones_like(sums), atol=tol), f"block {index}: rows do not sum to one"
             assert bool((pattern >= 0).all())
-            assert float(pattern.detach().triu(1).abs().max()) == 0.0, f"block {index}: the pattern attends to later tokens"
+            assert float(pattern.detach().triu(1).abs().max()) == 0.0, (
+                f"block {index}: the pattern attends to later tokens"
+            )
 
     def test_attention_interior_under_generate(self, model, clean):
-        self.require(model, "self_attn.attention_probabilities", "self_attn.attention_keys", "self_attn.attention_queries")
+        self.require(
+            model, "self_attn.attention_probabilities", "self_attn.attention_keys", "self_attn.attention_queries"
+        )
         index, attn = self.first_attention(model)
         n = self.n_tokens(clean)
         found = {}
@@ -1032,6 +1054,7 @@ class FamilySuite:
 
         assert moved(run(model, uniform), clean["logits"]), "a written pattern did not move the logits"
         if self.available(model, "self_attn.attention_head_outputs"):
+
             def zero_head(m):
                 m.layers[index].self_attn.attention_head_outputs[:, :, 0] = 0
                 return m.logits
@@ -1110,16 +1133,22 @@ class FamilySuite:
         if not checked:
             pytest.skip("the attention interior is unavailable on this checkpoint")
 
-        if self.available(model, "self_attn.attention_head_outputs") and self.available(model, "self_attn.attention_output"):
+        if self.available(model, "self_attn.attention_head_outputs") and self.available(
+            model, "self_attn.attention_output"
+        ):
+
             def silent(m):
                 a = m.layers[index].self_attn
                 a.attention_head_outputs = a.attention_head_outputs * 0
                 return a.attention_output
 
             out = run(model, silent)
-            assert float((out - out[:, :1]).detach().abs().max()) == 0.0, "zeroed heads left a position-dependent contribution"
+            assert float((out - out[:, :1]).detach().abs().max()) == 0.0, (
+                "zeroed heads left a position-dependent contribution"
+            )
 
         if self.available(model, "self_attn.attention_queries"):
+
             def last_query(m):
                 a = m.layers[index].self_attn
                 queries = a.attention_queries.clone()
@@ -1128,9 +1157,9 @@ class FamilySuite:
                 return m.logits
 
             edited = run(model, last_query)
-            assert torch.allclose(edited[:, :-1], clean["logits"][:, :-1], rtol=0, atol=1e-6 * scale_of(clean["logits"])), (
-                "an edit of the last query moved an earlier position"
-            )
+            assert torch.allclose(
+                edited[:, :-1], clean["logits"][:, :-1], rtol=0, atol=1e-6 * scale_of(clean["logits"])
+            ), "an edit of the last query moved an earlier position"
             assert moved(edited[:, -1], clean["logits"][:, -1]), "an edit of the last query did not move its position"
 
     def test_interior_in_place_edits(self, model, clean):
@@ -1151,7 +1180,9 @@ class FamilySuite:
             else:
                 assert moved(run(model, zero), clean["logits"]), f"an in-place edit of {name} did not land"
             checked += 1
-        if self.available(model, "self_attn.attention_scores") and self.available(model, "self_attn.attention_probabilities"):
+        if self.available(model, "self_attn.attention_scores") and self.available(
+            model, "self_attn.attention_probabilities"
+        ):
             before = self.read_one(model, "self_attn.attention_probabilities", index)
 
             def boost(m):
@@ -1293,7 +1324,9 @@ class FamilySuite:
         assert tuple(ids.shape) == (1, 1), f"decode ids: {tuple(ids.shape)}"
         assert mask.dim() == 2 and mask.shape[0] == 1 and bool((mask == 1).all())
         if self.DECODE_MASK_COVERS_CACHE:
-            assert mask.shape[1] == n + 1, f"the decode step's mask is {tuple(mask.shape)}, the cache holds {n + 1} tokens"
+            assert mask.shape[1] == n + 1, (
+                f"the decode step's mask is {tuple(mask.shape)}, the cache holds {n + 1} tokens"
+            )
         assert torch.equal(logits, plain[0]), "reading the attention mask changed the decode step"
 
     def test_assigning_input_ids_runs_other_ids(self, model):
@@ -1362,7 +1395,15 @@ class FamilySuite:
         width = getattr(config, self.MLP_WIDTH_KEY or "intermediate_size", None)
         if width is not None:
             assert model.intermediate_size == width
-        for name in ("hidden_size", "vocab_size", "num_heads", "num_kv_heads", "head_dim", "qk_head_dim", "intermediate_size"):
+        for name in (
+            "hidden_size",
+            "vocab_size",
+            "num_heads",
+            "num_kv_heads",
+            "head_dim",
+            "qk_head_dim",
+            "intermediate_size",
+        ):
             with pytest.raises(AttributeError):
                 setattr(model, name, 5)
         blocks = [i for i in self.blocks_with(model, "self_attn") if is_attention(model.layers[i].self_attn)]
@@ -1411,7 +1452,9 @@ class FamilySuite:
             for index, value in zip(here, self.read_on_blocks(model, key, here)):
                 attn = model.layers[index].self_attn
                 for axis, size in sizes(attn).items():
-                    assert value.shape[axis] == size, f"block {index}: {name} axis {axis} is {value.shape[axis]}, the block says {size}"
+                    assert value.shape[axis] == size, (
+                        f"block {index}: {name} axis {axis} is {value.shape[axis]}, the block says {size}"
+                    )
             checked += 1
         moe_class = getattr(nnterp.components, "Moe", None)
         dense = [
@@ -1436,201 +1479,6 @@ class FamilySuite:
         for alias, native in block._aliases.items():
             if alias != native and isinstance(getattr(block, alias, None), Standard):
                 assert f"({alias}/{native})" in text, f"the repr does not show {alias}/{native}"
-
-    # == a mixture ===========================================================================
-
-    def test_moe_routing_pair_shapes(self, model, clean):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "router_logits", "expert_weights", "expert_indices")
-        n = self.n_tokens(clean)
-        experts, top_k = axis_size(moe, "num_experts"), axis_size(moe, "top_k")
-        logits = self.read_one(model, "mlp.router_logits", index)
-        weights = self.read_one(model, "mlp.expert_weights", index)
-        indices = self.read_one(model, "mlp.expert_indices", index)
-        assert tuple(logits.shape) == (1, n, experts)
-        assert tuple(weights.shape) == (1, n, top_k)
-        assert tuple(indices.shape) == (1, n, top_k) and indices.dtype == torch.int64
-        assert bool(((indices >= 0) & (indices < experts)).all())
-
-    def test_expert_outputs_sum_to_routed_output(self, model, clean):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "expert_outputs", "routed_output")
-        slots = self.read_one(model, "mlp.expert_outputs", index)
-        routed = self.read_one(model, "mlp.routed_output", index)
-        n = self.n_tokens(clean)
-        assert tuple(slots.shape) == (1, n, axis_size(moe, "top_k"), model.hidden_size)
-        assert torch.allclose(slots.sum(2), routed, atol=1e-4 * scale_of(routed))
-
-    def test_routed_plus_shared_is_the_module_output(self, model):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "routed_output")
-        routed = self.read_one(model, "mlp.routed_output", index)
-        total = routed
-        if self.moe_available(model, index, "shared_expert_output"):
-            total = total + self.read_one(model, "mlp.shared_expert_output", index)
-        output = run(model, lambda m: first_tensor(m.layers[index].mlp.output))
-        assert torch.allclose(total, output, atol=1e-4 * scale_of(output)), "routed + shared is not the module's output"
-
-    def test_zeroing_a_slot_changes_only_its_tokens(self, model):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "expert_weights", "routed_output")
-        clean_routed = self.read_one(model, "mlp.routed_output", index)
-
-        def body(m):
-            mixture = m.layers[index].mlp
-            weights = mixture.expert_weights.clone()
-            weights[:, -1, 0] = 0
-            mixture.expert_weights = weights
-            return mixture.routed_output
-
-        routed = run(model, body)
-        assert torch.equal(routed[:, :-1], clean_routed[:, :-1]), "a zeroed slot changed other tokens"
-        assert moved(routed[:, -1], clean_routed[:, -1]), "a zeroed slot did not change its token"
-
-    def test_ablating_an_expert_changes_only_its_tokens(self, model):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "expert_weights", "expert_indices", "routed_output")
-        indices = self.read_one(model, "mlp.expert_indices", index)
-        clean_routed = self.read_one(model, "mlp.routed_output", index)
-        expert = int(indices[0, -1, 0])
-
-        def body(m):
-            mixture = m.layers[index].mlp
-            mixture.expert_weights = mixture.expert_weights.masked_fill(mixture.expert_indices == expert, 0)
-            return mixture.routed_output
-
-        routed = run(model, body)
-        touched = (indices[0] == expert).any(-1)
-        for position in range(indices.shape[1]):
-            if bool(touched[position]):
-                assert moved(routed[0, position], clean_routed[0, position]), f"token {position} kept expert {expert}"
-            else:
-                assert torch.equal(routed[0, position], clean_routed[0, position]), f"token {position} changed"
-
-    def test_rerouting_a_slot_matches_a_hand_computation(self, model):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "expert_weights", "expert_indices", "expert_outputs")
-        weights = self.read_one(model, "mlp.expert_weights", index)
-        indices = self.read_one(model, "mlp.expert_indices", index)
-        experts = axis_size(moe, "num_experts")
-        current = set(indices[0, -1].tolist())
-        target = next(e for e in range(experts) if e not in current)
-
-        def rerouted(unit: bool):
-            def body(m):
-                mixture = m.layers[index].mlp
-                new = mixture.expert_indices.clone()
-                new[:, -1, 0] = target
-                mixture.expert_indices = new
-                if unit:
-                    w = mixture.expert_weights.clone()
-                    w[:, -1, 0] = 1
-                    mixture.expert_weights = w
-                    return mixture.expert_weights, mixture.expert_outputs
-                return mixture.expert_weights, mixture.expert_outputs
-
-            return run(model, body)
-
-        kept_weights, slots = rerouted(unit=False)
-        _, unit_slots = rerouted(unit=True)
-        assert torch.equal(kept_weights, weights), "rerouting renormalized the weights"
-        # The slot computes weight * expert_target(x): the unit-weight run gives expert_target(x).
-        expected = weights[0, -1, 0] * unit_slots[0, -1, 0]
-        assert torch.allclose(slots[0, -1, 0], expected, atol=1e-4 * scale_of(expected))
-
-    def test_writing_router_logits_decides_the_routing(self, model):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "router_logits", "expert_indices")
-        experts, top_k = axis_size(moe, "num_experts"), axis_size(moe, "top_k")
-        chosen = [1, 0][: min(2, top_k)] if experts > 1 else [0]
-
-        def body(m):
-            mixture = m.layers[index].mlp
-            forced = torch.full((experts,), -10.0)
-            forced[chosen] = 10.0
-            mixture.router_logits[:, -1] = forced.to(mixture.router_logits.dtype)
-            return mixture.expert_indices
-
-        indices = run(model, body)
-        assert set(indices[0, -1, : len(chosen)].tolist()) == set(chosen)
-
-    def test_moe_rows_per_invoke(self, model):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "router_logits", "expert_weights")
-        box: list[Any] = []
-        with model.trace() as tracer:
-            with tracer.invoke(PROMPT):
-                box.append(model.layers[index].mlp.router_logits)
-            with tracer.invoke(OTHER_PROMPT):
-                box.append(model.layers[index].mlp.router_logits)
-        first, second = box
-        assert first.shape[0] == 1 and second.shape[0] == 1, "an invoke was served another invoke's rows"
-        assert first.shape[-1] == second.shape[-1] == axis_size(moe, "num_experts")
-
-    def test_moe_support_lists_the_mixture_values(self, model):
-        index, moe = self.mixture(model)
-        support = model.support(layer=index)
-        for name in MOE_VALUES + ("mlp_output",):
-            assert f"mlp.{name}" in support, f"support() does not list mlp.{name}"
-            self.moe_available(model, index, name)
-        for name in ("mlp_activation", "mlp_neurons"):
-            reason = support.get(f"mlp.{name}")
-            assert reason is not None and "routed experts" in reason, f"mlp.{name}: {reason!r}"
-
-    def test_expert_weights_are_the_routing_weights(self, model):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "expert_weights", "expert_outputs")
-        weights = self.read_one(model, "mlp.expert_weights", index)
-        slots = self.read_one(model, "mlp.expert_outputs", index)
-        assert bool((weights >= 0).all())
-
-        def body(m):
-            mixture = m.layers[index].mlp
-            mixture.expert_weights = mixture.expert_weights * 2
-            return mixture.expert_outputs
-
-        doubled = run(model, body)
-        assert torch.allclose(doubled, 2 * slots, atol=1e-4 * scale_of(slots)), "the weights do not multiply the slots"
-
-    def test_writes_to_the_shared_expert_land(self, model):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "routed_output")
-        if not self.moe_available(model, index, "shared_expert_output"):
-            # Without a shared expert, a read and a write both refuse with the reason, before the run.
-            reason = model.support(layer=index)["mlp.shared_expert_output"]
-            with pytest.raises(Unavailable, match=re.escape(reason)):
-                with model.trace(PROMPT):
-                    moe.shared_expert_output.save()
-            with pytest.raises(Unavailable, match=re.escape(reason)):
-                with model.trace(PROMPT):
-                    moe.shared_expert_output = torch.zeros(1)
-            return
-        routed = self.read_one(model, "mlp.routed_output", index)
-
-        def body(m):
-            mixture = m.layers[index].mlp
-            mixture.shared_expert_output = mixture.shared_expert_output * 0
-            return first_tensor(mixture.output)
-
-        output = run(model, body)
-        assert torch.allclose(output, routed, atol=1e-4 * scale_of(routed)), "a zeroed shared expert did not land"
-
-    def test_routed_output_write_lands(self, model, clean):
-        index, moe = self.mixture(model)
-        self.moe_require(model, index, "routed_output")
-        shared = None
-        if self.moe_available(model, index, "shared_expert_output"):
-            shared = self.read_one(model, "mlp.shared_expert_output", index)
-
-        def body(m):
-            mixture = m.layers[index].mlp
-            mixture.routed_output = mixture.routed_output * 0
-            return first_tensor(mixture.output), m.logits
-
-        output, logits = run(model, body)
-        expected = torch.zeros_like(output) if shared is None else shared
-        assert torch.allclose(output, expected, atol=1e-4 * scale_of(expected)), "a zeroed routed output did not land"
-        assert moved(logits, clean["logits"])
 
 
 __all__ = [
