@@ -1,0 +1,36 @@
+"""Helium on vLLM's transformers backend (``TransformersForCausalLM``, transformers' own modules).
+
+h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h)).
+Llama's block with an interleaved rotary embedding (adjacent channel pairs turn together); the queries and keys
+are served after it, as vLLM's attention layer takes them. vLLM has no Helium of its own, so the block, attention and MLP are transformers' classes with
+vLLM's linear layers and attention layer (``self_attn.attn``) inside, and the values carry the batch axis.
+"""
+
+from transformers.models.helium.modeling_helium import HeliumAttention, HeliumDecoderLayer, HeliumMLP
+
+from nnterp.components.vllm import transformers_backend as base
+
+#: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
+BACKEND = True
+
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
+
+
+class Layer(base.Layer):
+    """Helium's block; Llama's order, so the base holds."""
+
+
+class Attention(base.Attention):
+    """Helium's attention; its output is what the block adds, so the base holds."""
+
+
+class Mlp(base.Mlp):
+    """Helium's gated MLP; its output is what the block adds, so the base holds."""
+
+
+#: Module type -> Envoy subclass, for nnsight's ``envoys=``.
+ENVOYS = {HeliumDecoderLayer: Layer, HeliumAttention: Attention, HeliumMLP: Mlp}
