@@ -10,8 +10,7 @@ before the rotary embedding, so the interior is served normed and rotated.
 
 from transformers.models.olmo2.modeling_olmo2 import Olmo2Attention, Olmo2DecoderLayer, Olmo2MLP
 
-from nnterp.components import POST_NORM_ATTENTION, POST_NORM_MLP, Residual, needs_child, unavailable
-from nnterp.components.vllm import transformers_backend as base
+from nnterp.components.vllm import post_norm
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True
@@ -23,31 +22,16 @@ RENAME = {
 }
 
 
-class Layer(base.Layer):
+class Layer(post_norm.BackendPostNormLayer):
     """OLMo 2's post-norm block: the MLP reads the stream after the attention add."""
 
-    attention_norm_output = unavailable(POST_NORM_ATTENTION)
-    mlp_norm_output = unavailable(POST_NORM_MLP)
 
-    @base.Batched("mlp.input", description="The residual stream after the attention add", unavailable=needs_child("mlp"))
-    def layer_mid(self, rows) -> Residual:
-        return rows
-
-
-class Attention(base.Attention):
+class Attention(post_norm.BackendPostNormAttention):
     """OLMo 2's attention; what the block adds is its post-norm's output."""
 
-    @base.Batched("../post_attention_layernorm.output", description="What the attention adds to the residual stream")
-    def attention_output(self, rows) -> Residual:
-        return rows
 
-
-class Mlp(base.Mlp):
+class Mlp(post_norm.BackendPostNormMlp):
     """OLMo 2's gated MLP; what the block adds is its post-norm's output."""
-
-    @base.Batched("../post_feedforward_layernorm.output", description="What the MLP adds to the residual stream")
-    def mlp_output(self, rows) -> Residual:
-        return rows
 
 
 #: Module type -> Envoy subclass, for nnsight's ``envoys=``.

@@ -1,0 +1,10 @@
+"""BitNet on vLLM's transformers backend against the transformers engine: sub-norms before both output projections."""
+
+from nnterp.families.vllm import bitnet
+from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+
+
+class TestVLLMBitnet(VLLMSuite):
+    CHECKPOINT = "bitnet"
+    FAMILY = bitnet
+    UNAVAILABLE = ALWAYS_UNAVAILABLE
