@@ -37,6 +37,7 @@ from .components import (
     blocks_support,
     named_layout,
 )
+from .components.standard import Plain
 from .families import default as default_family
 from .order import probe_order
 
@@ -611,12 +612,10 @@ class StandardizedTransformer(Standardized, TransformersModel):
         self._prefix_false_tokenizer = None
         self._order_cache: dict[int, dict[str, int]] = {}
         merged_rename = {**family.RENAME, **(rename or {})}
-        merged_envoys = {**_base_envoys(repo_id, kwargs), **family.ENVOYS, **(envoys or {})}
-        # Tried after every other path key, so a family's or caller's envoy for the
-        # block list wins; it only adds the index checks.
-        merged_envoys.setdefault("layers", BlockList)
+        merged_envoys = _class_map({**_base_envoys(repo_id, kwargs), **family.ENVOYS, **(envoys or {})})
         _load_preprocessor(repo_id, kwargs)
         super().__init__(repo_id, rename=merged_rename, envoys=merged_envoys, **kwargs)
+        _check_block_list(self)
         _check_rename_keys(self, rename)
         if family is default_family:
             default_family.check(self)
@@ -772,6 +771,27 @@ def _base_envoys(repo_id: Any, kwargs: dict) -> dict:
     from nnsight.modeling.tp.envoys import tp_envoys, wants_tensor_parallel
 
     return tp_envoys() if wants_tensor_parallel(repo_id, kwargs) else {}
+
+
+def _class_map(envoys: dict) -> dict:
+    """`envoys` closed by a `torch.nn.Module` key (`Plain`), where no key is a path.
+
+    nnsight tries class keys along each module's MRO first and, only when none
+    matches, spells the module's path under every `rename` alias to try path keys.
+    A map of class keys alone never needs those spellings; the closing key makes
+    every module match a class, which spares them on every module at each load.
+    """
+    if any(isinstance(key, str) for key in envoys):
+        return envoys
+    return {**envoys, torch.nn.Module: Plain}
+
+
+def _check_block_list(model: Any) -> None:
+    """Give the block list's envoy the index checks, unless a family or caller gave it a class."""
+    layers = getattr(model, "layers", None)
+    # `BlockList` only adds `__getitem__` to `Envoy`, so the swap keeps every attribute.
+    if layers is not None and type(layers) in (Envoy, Plain):
+        layers.__class__ = BlockList
 
 
 def _load_preprocessor(repo_id: Any, kwargs: dict) -> None:

@@ -71,6 +71,39 @@ def seq_first(value: Any) -> Any:
     return value.transpose(1, 2)
 
 
+def rename_beneath(module: Any, rename: dict | None) -> dict | None:
+    """The entries of `rename` that can bind on `module`'s envoy or an envoy under it.
+
+    nnsight tries every `rename` key on every envoy of the tree, and each miss goes
+    through the envoy's and the module's attribute fallbacks. A key binds where its
+    first component names a child of the envoy (or, for a class key, where a direct
+    child is an instance of it), so a subtree in which no module has such a child,
+    attribute or instance never binds it, and its envoys are spared the tries.
+    """
+    if not rename:
+        return rename
+    modules = list(module.modules())
+    kept = {}
+    for key, alias in rename.items():
+        if isinstance(key, type):
+            binds = any(isinstance(inner, key) for inner in modules[1:])
+        else:
+            first = key.lstrip(".").split(".", 1)[0]
+            binds = bool(module._modules) if first == "*" else any(
+                first in inner._modules or hasattr(type(inner), first) for inner in modules
+            )
+        if binds:
+            kept[key] = alias
+    return kept or None
+
+
+class Plain(Envoy):
+    """The envoy of a module that no family or caller gives a class; it takes only the renames that bind beneath it."""
+
+    def __init__(self, module: Any, *args: Any, rename: Any = None, **kwargs: Any) -> None:
+        super().__init__(module, *args, rename=rename_beneath(module, rename), **kwargs)
+
+
 class Standard(Envoy):
     """An envoy whose class carries standard values (`EProperty` descriptors).
 
@@ -82,8 +115,8 @@ class Standard(Envoy):
 
     sourced = False
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, module: Any, *args: Any, rename: Any = None, **kwargs: Any) -> None:
+        super().__init__(module, *args, rename=rename_beneath(module, rename), **kwargs)
         if self.sourced:
             self.source  # noqa: B018 - building the Source instruments the forward
 
