@@ -16,6 +16,7 @@ from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTra
 
 from nnterp_harness import checkpoints, facts, locate, release  # noqa: E402
 from nnterp_harness.tokenizer import SPECIAL_ID, SPECIAL_TOKEN, VOCAB_SIZE, build_tokenizer  # noqa: E402
+from nnterp_harness.vision import ADDED_TOKENS  # noqa: E402
 
 TINY_LIMIT = 1_000_000
 DEMO_LIMIT = 20_000_000
@@ -70,12 +71,21 @@ def test_tiny_config_shape(root: Path, name: str) -> None:
     needs_release(name)
     config = AutoConfig.from_pretrained(root / name)
     assert config.model_type == checkpoints.ENTRIES[name].model_type
-    assert config.hidden_size <= 64
-    assert 2 <= config.num_hidden_layers <= 4
-    assert config.vocab_size <= VOCAB_SIZE
-    for key, value in config.to_dict().items():
-        if ("drop" in key) and isinstance(value, (int, float)) and not isinstance(value, bool):
-            assert value == 0, f"{name}: {key} = {value}"
+    # A wrapper is held to its text model's shape, its tower to a tiny one, and its
+    # vocabulary may add the image tokens to the shared one.
+    text = config.get_text_config()
+    tower = getattr(config, "vision_config", None)
+    assert text.hidden_size <= 64
+    assert 2 <= text.num_hidden_layers <= 4
+    assert text.vocab_size <= VOCAB_SIZE + (len(ADDED_TOKENS) if tower is not None else 0)
+    if tower is not None:
+        assert getattr(tower, "hidden_size", 0) <= 64 and getattr(tower, "embed_dim", 0) <= 64
+        depth = getattr(tower, "num_hidden_layers", None) or getattr(tower, "depth", None)
+        assert depth is not None and 2 <= depth <= 4
+    for part in (config, text, tower):
+        for key, value in (part.to_dict() if part is not None else {}).items():
+            if ("drop" in key) and isinstance(value, (int, float)) and not isinstance(value, bool):
+                assert value == 0, f"{name}: {key} = {value}"
     if name in ("llama", "qwen2", "gemma2"):  # the reference grouped-query checkpoints
         assert config.num_key_value_heads >= 2
         assert config.num_key_value_heads < config.num_attention_heads
@@ -94,7 +104,7 @@ def test_tokenizer_matches_config(root: Path, name: str) -> None:
     tokenizer = AutoTokenizer.from_pretrained(path)
     PreTrainedTokenizerFast.from_pretrained(path, add_prefix_space=False)
     config = AutoConfig.from_pretrained(path)
-    assert len(tokenizer) == config.vocab_size
+    assert len(tokenizer) == config.get_text_config().vocab_size
     assert tokenizer.convert_ids_to_tokens(SPECIAL_ID) == SPECIAL_TOKEN
     for attr in ("bos_token_id", "eos_token_id", "pad_token_id", "unk_token_id"):
         assert getattr(tokenizer, attr) == SPECIAL_ID, attr
@@ -115,11 +125,11 @@ def test_tiny_forward(root: Path, name: str) -> None:
     needs_release(name)
     path = root / name
     tokenizer = AutoTokenizer.from_pretrained(path)
-    model = AutoModelForCausalLM.from_pretrained(path).eval()
+    model = getattr(transformers, checkpoints.ENTRIES[name].auto_class).from_pretrained(path).eval()
     ids = tokenizer(PROBE, return_tensors="pt")["input_ids"]
     with torch.no_grad():
         logits = model(input_ids=ids).logits
-    assert logits.shape == (1, ids.shape[1], tokenizer.vocab_size)
+    assert logits.shape == (1, ids.shape[1], len(tokenizer))
     assert torch.isfinite(logits).all()
     assert logits[0, -1].std() > 0.1, "next-token logits are nearly flat"
     # A one-element parameter (xIELU's learned alphas) has no other element to repeat.

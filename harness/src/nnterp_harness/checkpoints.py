@@ -154,6 +154,8 @@ def build_entry(entry: Entry, root: Path | str | None = None) -> Path:
     """Build the checkpoint `entry` declares into `root` (the repository's by default), entry or not."""
     model = make_model(entry)
     tokenizer = tokenizer_for(entry.tokenizer, model.config)
+    if entry.processor is not None:
+        tokenizer = entry.processor(tokenizer, model.config)
     base = Path(root) if root is not None else locate.output_root()
     return save_checkpoint(model, tokenizer, base / entry.name, entry.name)
 

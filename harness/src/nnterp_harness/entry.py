@@ -49,6 +49,8 @@ class Entry:
     - `prepare`: called on the initialised model (after the constant parameters are
       perturbed), for weights the random init leaves degenerate.
     - `auto_class`: the transformers auto class that builds the model.
+    - `processor`: for a wrapper, called with the shared tokenizer and the built
+      config; returns the processor saved beside the model in the tokenizer's place.
     """
 
     name: str
@@ -58,3 +60,4 @@ class Entry:
     configure: Callable[[Any], None] | None = None
     prepare: Callable[[Any], None] | None = None
     auto_class: str = "AutoModelForCausalLM"
+    processor: Callable[[Any, Any], Any] | None = None

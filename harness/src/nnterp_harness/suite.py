@@ -44,6 +44,7 @@ import torch
 import nnterp
 from nnterp import StandardizedTransformer, Unavailable, axis_size
 from nnterp.components import EProperty, Standard
+from nnterp.components.vision import tower_rows
 
 from . import locate
 
@@ -429,7 +430,7 @@ class FamilySuite:
 
     def block_keys(self, model: Any) -> list[str]:
         """Every block value's support key, in the order `support()` lists them."""
-        root = set(root_values(model))
+        root = set(root_values(model)) | set(tower_rows(model))
         return [key for key in model.support() if key not in root]
 
     def available_blocks(self, model: Any, key: str) -> list[int]:
@@ -568,7 +569,7 @@ class FamilySuite:
 
     def test_support_lists_every_standard_value(self, model):
         support = model.support()
-        expected = list(root_values(model))
+        expected = list(root_values(model)) + list(tower_rows(model))
         for block in model.layers:
             for prefix, host in hosts(block).items():
                 for name in type(host).values():
@@ -590,7 +591,10 @@ class FamilySuite:
         support = model.support()
         count = len(model.layers)
         root = set(root_values(model))
+        tower = set(tower_rows(model))  # a wrapper's tower rows: VisionSuite holds them
         for key, entry in support.items():
+            if key in tower:
+                continue
             expected = self.EXPECTED_UNAVAILABLE.get(key)
             if key not in root:
                 # A block whose module is of a kind without this value (a dense MLP beside

@@ -38,6 +38,7 @@ from .components import (
     named_layout,
 )
 from .components.standard import Plain
+from .components.vision import tower_rows
 from .families import default as default_family
 from .order import probe_order
 
@@ -210,6 +211,7 @@ class Standardized:
             return block_rows(self.layers[_index(layer, len(self.layers), "layer")])
         rows = {name: attr.reason(self) for name, attr in _root_values(type(self)).items()}
         rows.update(blocks_support(self.layers))
+        rows.update(tower_rows(self))
         return rows
 
     # -- methods ------------------------------------------------------------------

@@ -96,5 +96,21 @@ from .standard import (
     seq_first,
 )
 from .tokens import TokenEProperty
+from .vision import (
+    ImageFeatures,
+    ImageScatter,
+    ImageTokenMask,
+    Patches,
+    PixtralVision,
+    QwenVision,
+    QwenVisionAttention,
+    Vision,
+    VisionAttention,
+    VisionLayer,
+    VisionMlp,
+    image_token_id,
+    no_tower_run,
+    variable_resolution,
+)
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,364 @@
+"""The vision side of the harness: tiny wrapper processors, and `VisionSuite`, the contract of a wrapper's tower.
+
+A wrapper checkpoint is the shared tokenizer with the image token(s) added, a tiny
+text model, a shrunk tower, and a processor built offline from its classes with small
+image sizes. Its test file runs `VisionSuite` on the tower and `FamilySuite`, loaded
+with `LOAD_KWARGS = {"task": "image-text-to-text"}`, on the text stack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import nnsight  # noqa: F401  - before any transformers modeling module
+import numpy as np
+import pytest
+import torch
+
+import nnterp
+from nnterp import StandardizedTransformer, Unavailable, axis_size
+from nnterp.components.vision import PER_IMAGE, TEXT_ONLY, Vision, VisionAttention, VisionLayer, VisionMlp
+
+from . import locate
+from .suite import moved, ulp_close
+from .tokenizer import VOCAB_SIZE
+
+#: The image placeholder most processors expand.
+IMAGE_TOKEN = "<image>"
+#: The text vocabulary of a wrapper: the shared tokenizer plus its added image tokens.
+WRAPPED_VOCAB = VOCAB_SIZE + 4
+#: The question every wrapper test asks about its image.
+QUESTION = "The Eiffel Tower is in"
+
+#: A SigLIP tower shrunk to two blocks over a 32-pixel image of 8-pixel patches.
+SIGLIP_TOWER = {
+    "hidden_size": 32,
+    "intermediate_size": 64,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "image_size": 32,
+    "patch_size": 8,
+    "vision_use_head": False,
+    "attention_dropout": 0.0,
+}
+
+#: The tokens added after the shared vocabulary, in id order; a wrapper uses those it needs.
+ADDED_TOKENS = (IMAGE_TOKEN, "<|vision_start|>", "<|vision_end|>", "<|image_pad|>")
+
+
+def with_image_tokens(tokenizer: Any) -> Any:
+    """The shared tokenizer with `ADDED_TOKENS` appended as special tokens (ids from `VOCAB_SIZE` on)."""
+    tokenizer.add_special_tokens({"additional_special_tokens": list(ADDED_TOKENS)})
+    return tokenizer
+
+
+def image_token_id(token: str = IMAGE_TOKEN) -> int:
+    """The id `with_image_tokens` gives `token`."""
+    return VOCAB_SIZE + ADDED_TOKENS.index(token)
+
+
+def chat_template(placeholder: str) -> str:
+    """A minimal chat template that writes `placeholder` for each image item of a message."""
+    return (
+        "{% for message in messages %}{{ message['role'] }}: "
+        "{% if message['content'] is string %}{{ message['content'] }}{% else %}"
+        "{% for item in message['content'] %}"
+        f"{{% if item['type'] == 'image' %}}{placeholder}{{% else %}}{{{{ item['text'] }}}}{{% endif %}}"
+        "{% endfor %}{% endif %}\n{% endfor %}{% if add_generation_prompt %}assistant:{% endif %}"
+    )
+
+
+def image(seed: int, side: int = 32) -> Any:
+    """A fixed random RGB image, `side` pixels square."""
+    from PIL import Image
+
+    pixels = (np.random.RandomState(seed).rand(side, side, 3) * 255).astype("uint8")
+    return Image.fromarray(pixels)
+
+
+def prompt_for(model: Any, images: int = 1) -> str:
+    """`QUESTION` after `images` image placeholders, through the processor's chat template."""
+    content = [{"type": "image"} for _ in range(images)] + [{"type": "text", "text": QUESTION}]
+    messages = [{"role": "user", "content": content}]
+    return model.processor.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+
+
+def logits_of(model: Any, prompt: str, images: list, edit: Any = None) -> torch.Tensor:
+    """The logits of one run, with `edit(model)` applied inside the trace when given."""
+    box: list[Any] = []
+    with model.trace(prompt, images=images):
+        if edit is not None:
+            edit(model)
+        box.append(model.logits.save())
+    return box[0]
+
+
+class VisionSuite:
+    """The contract of a wrapper's vision side; subclass it once per wrapper checkpoint.
+
+    - `CHECKPOINT`: the pinned tiny wrapper checkpoint.
+    - `FAMILY`: the text family the wrapper resolves to.
+    - `TOWER_ENVOYS`: the tower's `(Vision, VisionLayer, VisionAttention, VisionMlp)` classes.
+    - `IMAGE_SIDE`: the side of the test images, in pixels.
+    - `PATTERN_REASON`: a substring of the reason the tower's pattern is unavailable, or
+      `None` where it reads.
+    - `IMAGE_SIZE_FIXED`: whether the tower has a fixed resolution (`image_size` reads).
+    """
+
+    CHECKPOINT: str | None = None
+    FAMILY: Any = None
+    TOWER_ENVOYS: tuple[type, ...] = (Vision, VisionLayer, VisionAttention, VisionMlp)
+    IMAGE_SIDE = 32
+    PATTERN_REASON: str | None = None
+    IMAGE_SIZE_FIXED = True
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def model(cls) -> Any:
+        path = locate.checkpoint_path(cls.CHECKPOINT)
+        return StandardizedTransformer(str(path), task="image-text-to-text", dispatch=True, attn_implementation="eager")
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def text_only(cls) -> Any:
+        path = locate.checkpoint_path(cls.CHECKPOINT)
+        return StandardizedTransformer(str(path), dispatch=True, attn_implementation="eager")
+
+    def images(self, *seeds: int) -> list:
+        return [image(seed, self.IMAGE_SIDE) for seed in seeds]
+
+    def clean(self, model: Any, images: int = 1) -> dict[str, torch.Tensor]:
+        """One unedited run over `images` images: the mask, the features, block 0's input and the logits."""
+        box: list[Any] = []
+        with model.trace(prompt_for(model, images), images=self.images(*range(images))):
+            mask = model.vision.image_token_mask.save()
+            features = model.vision.image_features.save()
+            first = model.layers[0].layer_input.save()
+            box.append({"mask": mask, "features": features, "first": first, "logits": model.logits.save()})
+        return box[0]
+
+    # == names and sizes ==================================================================
+
+    def test_family_resolved(self, model):
+        assert model.family is self.FAMILY
+
+    def test_tower_envoys(self, model):
+        vision, layer, attention, mlp = self.TOWER_ENVOYS
+        assert isinstance(model.vision, vision)
+        assert "projector" in model._aliases
+        assert len(model.vision.layers) == model.vision.num_layers > 0
+        for block in model.vision.layers:
+            assert isinstance(block, layer), type(block).__name__
+            assert isinstance(block.self_attn, attention), type(block.self_attn).__name__
+            assert isinstance(block.mlp, mlp), type(block.mlp).__name__
+
+    def test_tower_sizes_are_its_own(self, model):
+        vision = model.vision
+        assert vision.vision_hidden_size != model.hidden_size
+        assert axis_size(vision, "hidden_size") == model.hidden_size
+        assert axis_size(vision.layers[0], "vision_hidden_size") == vision.vision_hidden_size
+        assert vision.num_heads * vision.head_dim == vision.vision_hidden_size
+        assert vision.layers[0].self_attn.num_heads == vision.num_heads
+        assert vision.layers[0].mlp.intermediate_size == vision.intermediate_size
+        assert vision.patch_size > 0
+        if self.IMAGE_SIZE_FIXED:
+            assert vision.image_size >= vision.patch_size
+        else:
+            with pytest.raises(Unavailable, match="own resolution"):
+                vision.image_size  # noqa: B018
+
+    # == the mask and the features ========================================================
+
+    def test_mask_marks_the_image_tokens(self, model):
+        run = self.clean(model)
+        mask = run["mask"]
+        assert mask.dtype == torch.bool and mask.shape == run["first"].shape[:2]
+        assert 0 < int(mask.sum()) < mask.shape[1]
+
+    def test_mask_is_read_only(self, model):
+        with pytest.raises(AttributeError, match="cannot be assigned"):
+            with model.trace(prompt_for(model), images=self.images(0)):
+                mask = model.vision.image_token_mask
+                model.vision.image_token_mask = torch.zeros_like(mask)
+
+    def test_features_are_block_zero_input_at_the_mask(self, model):
+        run = self.clean(model)
+        mask, features = run["mask"], run["features"]
+        assert features.shape == (int(mask.sum()), model.hidden_size)
+        assert torch.equal(run["first"][mask], features)
+
+    def test_zeroing_features_moves_the_logits_and_lands(self, model):
+        clean = self.clean(model)
+        box: list[Any] = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            mask = model.vision.image_token_mask.save()
+            model.vision.image_features[:] = 0
+            box.append((mask, model.layers[0].layer_input.save(), model.logits.save()))
+        mask, first, logits = box[0]
+        assert float(first[mask].detach().abs().max()) == 0.0
+        assert torch.equal(first[~mask], clean["first"][~clean["mask"]])
+        assert moved(logits, clean["logits"])
+
+    def test_features_from_another_image(self, model):
+        prompt = prompt_for(model)
+        box: list[Any] = []
+        with model.trace(prompt, images=self.images(1)):
+            box.append((model.vision.image_features.save(), model.logits.save()))
+        other, other_logits = box[0]
+        own = logits_of(model, prompt, self.images(0))
+        assert moved(own, other_logits), "two images give the same logits"
+
+        def patch(m):
+            m.vision.image_features[:] = other
+
+        patched = logits_of(model, prompt, self.images(0), patch)
+        assert ulp_close(patched, other_logits)
+
+    def test_assigning_features_replaces_them(self, model):
+        clean = self.clean(model)
+        noise = torch.randn(clean["features"].shape, generator=torch.Generator().manual_seed(0))
+        box: list[Any] = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            mask = model.vision.image_token_mask.save()
+            model.vision.image_features = noise.to(clean["features"].dtype)
+            box.append((mask, model.layers[0].layer_input.save()))
+        mask, first = box[0]
+        assert torch.equal(first[mask], noise)
+
+    # == the tower ========================================================================
+
+    def test_tower_values_read(self, model):
+        box: list[Any] = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            patches = model.vision.patch_embeddings.save()
+            block = model.vision.layers[0].layer_output.save()
+            tower = model.vision.tower_output.save()
+            box.append((patches, block, tower))
+        patches, block, tower = box[0]
+        width = model.vision.vision_hidden_size
+        for value in (patches, block, tower):
+            assert value.dim() == 3 and value.shape[-1] == width, tuple(value.shape)
+        assert block.shape[:2] == tower.shape[:2]
+
+    def test_tower_identity(self, model):
+        for index, block in enumerate(model.vision.layers):
+            box: list[Any] = []
+            with model.trace(prompt_for(model), images=self.images(0)):
+                box.append(
+                    (
+                        block.layer_input.save(),
+                        block.self_attn.attention_output.save(),
+                        block.mlp.mlp_output.save(),
+                        block.layer_output.save(),
+                    )
+                )
+            x, attn, mlp, out = box[0]
+            assert ulp_close(x + attn + mlp, out), f"tower block {index}"
+
+    def test_tower_pattern_is_not_causal(self, model):
+        attn = model.vision.layers[0].self_attn
+        if self.PATTERN_REASON is not None:
+            reason = model.vision.support()["self_attn.attention_probabilities"]
+            assert reason is not None and self.PATTERN_REASON in reason, reason
+            with pytest.raises(Unavailable):
+                with model.trace(prompt_for(model), images=self.images(0)):
+                    attn.attention_probabilities.save()
+            return
+        box: list[Any] = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            box.append(attn.attention_probabilities.save())
+        pattern = box[0].detach()
+        n = pattern.shape[-1]
+        assert pattern.shape[-2:] == (n, n) and pattern.shape[1] == attn.num_heads
+        assert torch.allclose(pattern.sum(-1), torch.ones(()), atol=1e-5)
+        above = torch.ones(n, n, dtype=torch.bool).triu(1)
+        assert float(pattern[..., above].min()) > 0.0, "the tower's pattern has a causal mask"
+
+    def test_tower_edit_is_causal(self, model):
+        clean = self.clean(model)
+        box: list[Any] = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            model.vision.layers[0].layer_output[:] = 0
+            box.append(model.vision.image_features.save())
+        assert moved(box[0], clean["features"])
+
+    def test_two_images_in_one_invoke(self, model):
+        one, two = self.clean(model, 1), self.clean(model, 2)
+        assert int(two["mask"].sum()) == 2 * int(one["mask"].sum())
+        assert two["features"].shape[0] == 2 * one["features"].shape[0]
+        assert torch.equal(two["first"][two["mask"]], two["features"])
+        box: list[Any] = []
+        with model.trace(prompt_for(model, 2), images=self.images(0, 1)):
+            box.append(model.vision.layers[0].layer_output.save())
+        rows = box[0]
+        if model.vision.PACKED:
+            assert rows.shape[0] == 1
+        else:
+            assert rows.shape[0] == 2
+
+    def test_a_second_image_invoke_is_refused(self, model):
+        prompt = prompt_for(model)
+        with pytest.raises(Exception, match="batch"):
+            with model.trace() as tracer:
+                with tracer.invoke(prompt, images=self.images(0)):
+                    model.logits.save()
+                with tracer.invoke(prompt, images=self.images(1)):
+                    model.logits.save()
+
+    # == support, generate, the text-only load ===========================================
+
+    def test_support_lists_the_tower(self, model):
+        rows = model.support()
+        tower = model.vision.support()
+        assert tower and {f"vision.{name}": reason for name, reason in tower.items()}.items() <= rows.items()
+        for name in ("image_token_mask", "image_features", "tower_output", "patch_embeddings", "layer_output"):
+            assert tower[name] is None, (name, tower[name])
+        assert "self_attn.attention_probabilities" in tower
+
+    def test_tower_runs_once_under_generate(self, model):
+        calls: list[int] = []
+        handle = model.vision._module.register_forward_hook(lambda *_: calls.append(1))
+        try:
+            masks: list[Any] = []
+            with model.generate(prompt_for(model), images=self.images(0), max_new_tokens=3, min_new_tokens=3) as tracer:
+                for _ in tracer.iter[:]:
+                    masks.append(model.vision.image_token_mask.save())
+        finally:
+            handle.remove()
+        assert len(calls) == 1
+        assert len(masks) == 3
+        assert int(masks[0].sum()) > 0
+        for mask in masks[1:]:
+            assert mask.shape[1] == 1 and not bool(mask.any())
+
+    def test_text_only_load_has_no_images(self, text_only):
+        vision = text_only.vision
+        assert text_only.processor is None
+        assert vision.no_images() == TEXT_ONLY
+        assert vision.support() == {}
+        assert not [name for name in text_only.support() if name.startswith("vision.")]
+        with pytest.raises(Unavailable, match="text-only load"):
+            with text_only.trace(QUESTION):
+                vision.image_features.save()
+
+    def test_text_checkpoint_has_no_tower(self):
+        path = locate.checkpoint_path("llama")
+        text = StandardizedTransformer(str(path))
+        assert not isinstance(getattr(text, "vision", None), nnterp.components.Vision)
+        assert "vision" not in text._aliases
+
+
+__all__ = [
+    "ADDED_TOKENS",
+    "IMAGE_TOKEN",
+    "PER_IMAGE",
+    "QUESTION",
+    "SIGLIP_TOWER",
+    "VisionSuite",
+    "WRAPPED_VOCAB",
+    "chat_template",
+    "image",
+    "image_token_id",
+    "prompt_for",
+    "with_image_tokens",
+]
