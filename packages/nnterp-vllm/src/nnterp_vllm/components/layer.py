@@ -36,8 +36,10 @@ class Layer(Standard):
     """A block called with the stream (after the positions when `STREAM` is 1) that returns it.
 
     `returns_tuple` says whether the stream comes back as the first element of a
-    tuple. The norm and MLP boundaries read ``input_layernorm``,
-    ``post_attention_layernorm`` and ``mlp`` under their standard names.
+    pair ``(hidden_states, residual)`` whose second element the next block and the
+    final norm ignore (the block keeps vLLM's fused signature without fusing). The
+    norm and MLP boundaries read ``input_layernorm``, ``post_attention_layernorm``
+    and ``mlp`` under their standard names.
     """
 
     #: The stream's positional index in the call (0, or 1 after the positions).
@@ -49,7 +51,7 @@ class Layer(Standard):
     def skip_with(self, stream: Any) -> Any:
         """`stream` (``[1, tokens, hidden_size]``) packed as this block's output, for `Envoy.skip`."""
         rows = stream[0]
-        return (rows,) if self.returns_tuple else rows
+        return (rows, rows) if self.returns_tuple else rows
 
     @_LayerInput("inputs", description="The residual stream entering the block")
     def layer_input(self, rows) -> Residual:

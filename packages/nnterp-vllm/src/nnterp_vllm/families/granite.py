@@ -11,8 +11,8 @@ divides by ``logits_scaling``.
 
 from vllm.model_executor.models.granite import GraniteAttention, GraniteDecoderLayer, GraniteMLP
 
-from nnterp.components import Residual
 from nnterp.components import vllm as base
+from nnterp.components.vllm import scaled
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -21,38 +21,18 @@ RENAME = {
 }
 
 
-def _multiplier(envoy) -> float:
-    return envoy.parent._module.residual_multiplier
-
-
 class Layer(base.Layer):
     """Granite's block: ``forward(positions, hidden_states) -> hidden_states``."""
 
     STREAM = 1
 
 
-class Attention(base.Attention):
+class Attention(scaled.ScaledAttention):
     """Granite's attention; what the block adds is its output times ``residual_multiplier``."""
 
-    @base.Flat("output", description="What the attention adds to the residual stream: its output, scaled")
-    def attention_output(self, rows) -> Residual:
-        return rows * _multiplier(self)
 
-    @attention_output.postprocess
-    def attention_output(self, value):
-        return value / _multiplier(self)
-
-
-class Mlp(base.Mlp):
+class Mlp(scaled.ScaledMlp):
     """Granite's gated MLP; what the block adds is its output times ``residual_multiplier``."""
-
-    @base.Flat("output", description="What the MLP adds to the residual stream: its output, scaled")
-    def mlp_output(self, rows) -> Residual:
-        return rows * _multiplier(self)
-
-    @mlp_output.postprocess
-    def mlp_output(self, value):
-        return value / _multiplier(self)
 
 
 #: Module type -> Envoy subclass, for nnsight's ``envoys=``.

@@ -1,0 +1,10 @@
+"""Cohere on vLLM against the transformers engine: a parallel block with one norm, per-head query and key norms, scaled logits."""
+
+from nnterp.families.vllm import cohere
+from nnterp_harness.vllm_suite import VLLMSuite
+
+
+class TestVLLMCohere(VLLMSuite):
+    CHECKPOINT = "cohere"
+    FAMILY = cohere
+    UNAVAILABLE = VLLMSuite.UNAVAILABLE | {"layer_mid"}

@@ -1,0 +1,10 @@
+"""EXAONE 4 on vLLM against the transformers engine: a post-norm block returning the stream with its residual, query and key norms."""
+
+from nnterp.families.vllm import exaone4
+from nnterp_harness.vllm_suite import VLLMSuite
+
+
+class TestVLLMExaone4(VLLMSuite):
+    CHECKPOINT = "exaone4"
+    FAMILY = exaone4
+    UNAVAILABLE = VLLMSuite.UNAVAILABLE | {"attention_norm_output", "mlp_norm_output"}

@@ -1,0 +1,9 @@
+"""GLM-4 on vLLM against the transformers engine: a sandwich block with fused adds, a partial rotary embedding."""
+
+from nnterp.families.vllm import glm4
+from nnterp_harness.vllm_suite import VLLMSuite
+
+
+class TestVLLMGlm4(VLLMSuite):
+    CHECKPOINT = "glm4"
+    FAMILY = glm4
