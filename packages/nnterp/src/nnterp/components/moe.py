@@ -110,7 +110,9 @@ class Moe(Mlp):
 
     - `SCORING`: how the router scores its logits, ``"softmax"`` (over every
       expert, then the top `top_k`), ``"topk_softmax"`` (the top `top_k` logits,
-      then a softmax over them) or ``"sigmoid"``;
+      then a softmax over them), ``"sigmoid"`` or ``"sparsemixer"`` (Phi-MoE: each
+      slot takes the best remaining logit, weighted by a softmax over the logits
+      near it);
     - `ROUTER`: the child module that computes the logits, and `LOGITS` the
       operation in its forward whose output they are (`None`: the child's own
       output, for a router that is a bare linear layer);
