@@ -1,0 +1,11 @@
+"""StableLM on vLLM against the transformers engine: LayerNorms, a partial rotary embedding, the block returning the stream with its residual."""
+
+from nnterp.families.vllm import stablelm
+from nnterp_harness.vllm_suite import WIDE_HEADS, VLLMSuite
+
+
+class TestVLLMStablelm(VLLMSuite):
+    CHECKPOINT = "stablelm"
+    FAMILY = stablelm
+    #: vLLM's StableLM has no query and key norms and refuses their weights, so the test checkpoint has none.
+    RESIZE = {**WIDE_HEADS, "qk_layernorm": False}
