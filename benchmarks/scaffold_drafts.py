@@ -1,42 +1,82 @@
 """How many scaffold drafts of the shipped families pass the whole FamilySuite with no edit.
 
 For every shipped family the scaffold drafts the type afresh from the installed
-transformers (the shipped module is not read), builds the draft's checkpoint and
-runs the suite on the draft. It prints a line per type and writes
-`benchmarks/results/scaffold_drafts.json`: the clean drafts, the failing ones with
-their failing suite methods, and what each draft marked as needing a person.
+transformers (the shipped module is not read, only its kind: dense, MoE or
+recurrent, from the component bases its envoys take), builds the draft's
+checkpoint and runs the suite on the draft. It prints a line per type and writes
+`benchmarks/results/scaffold_drafts.json`: per kind, the clean drafts, the failing
+ones with their failing suite methods, and what each draft marked as needing a
+person.
 
-    python benchmarks/scaffold_drafts.py [--only TYPE ...]
+    python benchmarks/scaffold_drafts.py [--types TYPE ...] [--kinds dense moe recurrent] [--jobs N] [--out FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import tempfile
 from pathlib import Path
 
 import nnsight  # noqa: F401  - before any transformers modeling module
 
-from nnterp.families import known
-from nnterp.scaffold.survey import survey, write_summary
+from nnterp.families import known, lookup_module
+from nnterp.scaffold import Report
+from nnterp.scaffold.survey import summary, survey
 
 RESULTS = Path(__file__).resolve().parent / "results"
+KINDS = ("dense", "moe", "recurrent")
+
+
+def kind(model_type: str) -> str:
+    """The shipped family's kind, from the component modules its envoy classes derive from."""
+    bases = {
+        base.__module__.rpartition(".")[2]
+        for envoy in getattr(lookup_module(model_type), "ENVOYS", {}).values()
+        for base in getattr(envoy, "__mro__", ())
+        if base.__module__.startswith("nnterp.components")
+    }
+    if "moe" in bases:
+        return "moe"
+    if any("recurrent" in name or "mixer" in name for name in bases):
+        return "recurrent"
+    return "dense"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", help="restrict to these model types")
+    parser.add_argument("--types", "--only", nargs="*", dest="types", help="restrict to these model types")
+    parser.add_argument("--kinds", nargs="*", choices=KINDS, help="restrict to these kinds of family")
+    parser.add_argument("--jobs", type=int, default=1, help="drafts built and run at once, one process each")
+    parser.add_argument("--out", type=Path, default=RESULTS / "scaffold_drafts.json", help="where the summary goes")
     args = parser.parse_args()
-    types = [t for t in known() if not args.only or t in args.only]
-    RESULTS.mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory() as root:
-        reports = survey(types, Path(root))
-        data = write_summary(reports, RESULTS / "scaffold_drafts.json")
-    share = len(data["clean"]) / max(len(reports), 1)
-    print(f"{len(data['clean'])} of {len(reports)} drafts ({share:.0%}) pass the whole FamilySuite unedited")
-    print(f"failing drafts that marked nothing for a person: {data['failing_unflagged'] or 'none'}")
-    print("failing suite methods:", data["failing_methods"])
+    types = [t for t in known() if not args.types or t in args.types]
+    kinds = {t: kind(t) for t in types}
+    if args.kinds:
+        types = [t for t in types if kinds[t] in args.kinds]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
 
+    def record(reports: list[Report]) -> dict:
+        """The summary per kind of the reports so far, written to `args.out` (a cut-short run keeps what landed)."""
+        data: dict = {"requested": len(types)}
+        for name in KINDS:
+            part = [r for r in reports if kinds[r.model_type] == name]
+            if part:
+                data[name] = summary(part)
+        args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        return data
+
+    with tempfile.TemporaryDirectory() as root:
+        reports = survey(types, Path(root), jobs=args.jobs, landed=record)
+    data = record(reports)
+    for name in KINDS:
+        if name not in data:
+            continue
+        part, clean = data[name]["drafted"], data[name]["clean"]
+        print(f"{name}: {len(clean)} of {part} drafts ({len(clean) / part:.0%}) pass the whole FamilySuite unedited")
+        print(f"  of those, marking nothing for a person: {len(data[name]['clean_unmarked'])}")
+        print(f"  failing drafts that marked nothing for a person: {data[name]['failing_unflagged'] or 'none'}")
+        print("  failing suite methods:", data[name]["failing_methods"])
 
 if __name__ == "__main__":
     main()

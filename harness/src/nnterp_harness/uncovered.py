@@ -1,7 +1,7 @@
 """The model types of the installed transformers release with no family, each run through the scaffold.
 
     python -m nnterp_harness.uncovered             # list them
-    python -m nnterp_harness.uncovered --run DIR   # scaffold each into DIR, build, run its suite, report
+    python -m nnterp_harness.uncovered --run DIR [--jobs N]   # scaffold each into DIR, build, run its suite, report
 
 Upgrading transformers starts from this report: a clean draft is a family a person
 reads and ships; a failing one names the suite methods and the forward lines it
@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nnterp_harness.uncovered", description=__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, metavar="DIR", help="scaffold every uncovered type into DIR and report")
     parser.add_argument("--only", nargs="*", help="restrict to these model types")
+    parser.add_argument("--jobs", type=int, default=1, help="drafts built and run at once, one process each")
     args = parser.parse_args(argv)
     types = uncovered()
     if args.only:
@@ -32,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.run:
         print("\n".join(types))
         return 0
-    reports = survey(types, args.run)
+    reports = survey(types, args.run, jobs=args.jobs)
     data = write_summary(reports, args.run / "summary.json")
     print(f"{len(data['clean'])} of {len(reports)} drafts pass the whole suite unedited; summary in {args.run / 'summary.json'}")
     return 0

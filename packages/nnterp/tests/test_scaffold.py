@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from nnterp.scaffold import analyze, scaffold
-from nnterp.scaffold.render import family_module, rename
+from nnterp.scaffold.render import family_module, rename, test_module
 
 
 def test_a_llama_shaped_type_is_drafted_passed_and_reported_clean(tmp_path):
@@ -45,12 +45,70 @@ def test_a_parallel_block_has_no_stream_between_its_sublayers():
 
 
 def test_what_it_cannot_place_is_named_with_its_forward_line():
-    granite = analyze("granite")
-    assert any("residual_multiplier" in item for item in granite.needs_person)
-    assert granite.after_head == "logits_scaling"
     bloom = analyze("bloom")
     assert any("own arithmetic" in item for item in bloom.needs_person)
     assert any("adds it itself" in item for item in bloom.needs_person)
+    # The residual add inside each sublayer ends it: no parallel block, no post norm.
+    assert not bloom.parallel and bloom.attention.post_norm is None
+    assert bloom.attention.adds_residual and bloom.mlp.adds_residual
+    family, suite = family_module(bloom), test_module(bloom)
+    assert "def off_interface(self) -> str | None:" in family
+    assert "attention_output = unavailable(ADDS_RESIDUAL)" in family and "mlp_output = unavailable(ADDS_RESIDUAL)" in family
+    for key in ("self_attn.attention_queries", "self_attn.attention_output", "mlp.mlp_output"):
+        assert f"{key!r}: \"the scaffold's draft does not place\"" in suite, key
+
+
+def test_a_block_multiplier_takes_the_scaled_components():
+    granite = analyze("granite")
+    assert granite.attention.multiplier == granite.mlp.multiplier == "residual_multiplier"
+    assert granite.overrides["residual_multiplier"] == 0.5  # a multiplier left at one would hide a draft that forgets it
+    assert granite.after_head == "logits_scaling"
+    text = family_module(granite)
+    assert "class Attention(ScaledAttention):" in text and "class Mlp(ScaledMlp):" in text
+    assert not any("residual_multiplier" in item for item in granite.needs_person)
+
+
+def test_a_branch_on_the_config_is_followed_and_named():
+    neox = analyze("gpt_neox")
+    assert neox.parallel
+    assert any("branches on the config" in item and "use_parallel_residual" in item for item in neox.needs_person)
+
+
+def test_a_feed_forward_path_run_inline_has_no_mlp_module():
+    opt = analyze("opt")
+    assert opt.inline_mlp == ("fc1", "fc2") and opt.flat and opt.width_key == "ffn_dim"
+    table = rename(opt)
+    # The final norm shares the block norm's name, so the block's keeps its own.
+    assert table["model.decoder.final_layer_norm"] == "norm" and "final_layer_norm" not in table
+    text = family_module(opt)
+    assert "mlp_input = unavailable(NO_MLP)" in text and "-> FlatResidual:" in text
+    assert "mlp=None" in test_module(opt)
+
+
+def test_a_mixture_is_placed_from_its_children_and_forwards():
+    qwen = analyze("qwen2_moe")
+    mixture = qwen.mixture
+    assert (mixture.router, mixture.experts, mixture.scoring, mixture.logits) == ("gate", "experts", "softmax", "F_linear_0")
+    # The shared expert's output is gated in the forward: its second binding is the contribution.
+    assert mixture.shared == "source.shared_expert_output_1.output" and mixture.sourced
+    assert qwen.dense_mlp_class == "Qwen2MoeMLP"
+    text, suite = family_module(qwen), test_module(qwen)
+    assert "class Moe(Moe):" in text and 'ROUTER = "gate"' in text and "Qwen2MoeSparseMoeBlock: Moe" in text
+    assert "(MixtureChecks, FamilySuite)" in suite and "ROUTER_EXTRA_CLASSES = (draft.Mlp,)" in suite
+    deepseek = analyze("deepseek_v3")
+    assert deepseek.mixture.scoring == "sigmoid" and deepseek.mixture.shared == "shared_experts.output"
+    assert deepseek.latent and "class Attention(LatentAttention):" in family_module(deepseek)
+    granite = analyze("granitemoe")
+    assert granite.mixture.router == "router" and granite.mixture.scoring == "topk_softmax"
+    assert "class Moe(ScaledMoe):" in family_module(granite)
+    assert "MOE_UNAVAILABLE" in test_module(granite)
+
+
+def test_the_shrink_keeps_sizes_that_must_agree():
+    assert analyze("gptj").overrides["rotary_dim"] == 8  # a rotated width wider than the head no longer fits
+    assert analyze("gpt_neo").overrides["attention_types"] == [[["global", "local"], 1]]
+    compass = analyze("cohere_compass_text")
+    assert set(compass.overrides["rope_parameters"]) == set(compass.overrides["layer_types"])
 
 
 def test_gpt2_spellings_become_standard_names():

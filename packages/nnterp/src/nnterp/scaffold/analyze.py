@@ -29,6 +29,23 @@ SHRINK: dict[str, Any] = {
     "max_position_embeddings": 256,
     "initializer_range": 0.15,
 }
+#: Latent attention's sizes (a low-rank query and key/value, a rotated and a plain part of each head).
+LATENT: dict[str, int] = {"q_lora_rank": 32, "kv_lora_rank": 32, "qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 16}
+#: A mixture's sizes: eight routed experts, two per token, narrow experts, groups of two.
+MIXTURE: dict[str, int] = {
+    "num_experts": 8,
+    "num_local_experts": 8,
+    "n_routed_experts": 8,
+    "moe_num_experts": 8,
+    "num_experts_per_tok": 2,
+    "moe_k": 2,
+    "moe_intermediate_size": 32,
+    "shared_expert_intermediate_size": 64,
+}
+#: Block attributes that scale each contribution, as `nnterp.components.scaled` reads them.
+MULTIPLIERS = ("residual_multiplier", "residual_scale")
+#: Names a block's MLP (or mixture) child goes by, when its class name does not say so.
+MLP_NAMES = ("mlp", "ffn", "feed_forward", "block_sparse_moe", "moe")
 #: Native names of an attention's output projection, of an MLP's down projection and activation.
 OUTPUT_NAMES = ("o_proj", "dense", "out_proj", "c_proj", "wo", "proj")
 DOWN_NAMES = ("down_proj", "c_proj", "fc2", "dense_4h_to_h", "w2", "fc_out", "wo", "proj_out")
@@ -43,6 +60,25 @@ class Sublayer:
     pre_norm: str | None = None
     post_norm: str | None = None
     scaled: str | None = None  # the add line, when the contribution is scaled before it
+    multiplier: str | None = None  # the block attribute that scales it, as the scaled components read it
+    adds_residual: bool = False  # the sublayer takes the residual and returns the stream
+
+
+@dataclass
+class Mixture:
+    """Where a mixture of experts keeps its router, experts and shared expert (`nnterp.components.Moe`'s attributes)."""
+
+    class_name: str
+    scoring: str
+    router: str
+    logits: str | None
+    experts: str
+    indices: int
+    weights: int
+    shared: str | None = None
+    shared_child: str | None = None
+    shared_class: str | None = None
+    sourced: bool = False
 
 
 @dataclass
@@ -68,6 +104,14 @@ class Analysis:
     returns_tuple: bool = False
     interface_gap: str | None = None
     split_qkv: bool = False
+    premix_norm: str | None = None
+    latent: bool = False
+    mlp_generic: bool = False
+    inline_mlp: tuple[str, str] | None = None
+    flat: bool = False
+    mixture: Mixture | None = None
+    dense_mlp_class: str | None = None
+    neurons_norm: str | None = None
     o_proj: str | None = None
     down_proj: str | None = None
     act_fn: str | None = None
@@ -80,20 +124,152 @@ class Analysis:
     needs_person: list[str] = field(default_factory=list)
 
 
-def _set(config: Any, key: str, value: Any) -> bool:
-    """Set `key` where the config spells it (an attribute map counts); `False` where it has no such key."""
+#: The vocabulary the draft's analysis instance is built with (the harness tokenizer's size).
+ANALYSIS_VOCAB = 1024
+
+
+def _has(config: Any, key: str) -> bool:
+    """Whether the config spells `key` itself or maps it (`attribute_map`) to a key it holds, and may set it.
+
+    A derived size (a property without a setter) is not set: it follows the others.
+    A size held per block is set on the config as a whole and per block where it varies.
+    """
     mapped = getattr(config, "attribute_map", {}).get(key, key)
+    for name in dict.fromkeys((mapped, key)):
+        attribute = getattr(type(config), name, None)
+        if isinstance(attribute, property):
+            return attribute.fset is not None
+        try:
+            if hasattr(config, name):
+                return True
+        except Exception:  # a per-block size refuses the global read, and is set all the same
+            return True
+    return False
+
+
+def _run_length(value: Any) -> bool:
+    """Whether `value` is a run-length list of block kinds: `[[[kind, ...], repeats], ...]`."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(item, (list, tuple))
+            and len(item) == 2
+            and isinstance(item[0], (list, tuple))
+            and all(isinstance(kind, str) for kind in item[0])
+            and isinstance(item[1], int)
+            for item in value
+        )
+    )
+
+
+def _overrides(config: Any) -> dict[str, Any]:
+    """The keyword overrides that shrink `config`'s type to a tiny checkpoint, read off its default config."""
+    overrides: dict[str, Any] = {key: value for key, value in SHRINK.items() if _has(config, key)}
+    values = config.to_dict()
+    if isinstance(values.get("kv_lora_rank"), int):
+        overrides.update({key: value for key, value in LATENT.items() if values.get(key) is not None})
+        # Latent attention decompresses one key and value per query head.
+        overrides["num_key_value_heads"] = SHRINK["num_attention_heads"]
+        if "head_dim" in overrides and values.get("head_dim") == values.get("qk_rope_head_dim"):
+            overrides["head_dim"] = LATENT["qk_rope_head_dim"]  # the config's head width is the rotated part
+    for key, value in MIXTURE.items():
+        if key in values and (values[key] is None or isinstance(values[key], int)):
+            overrides[key] = value
+    if isinstance(values.get("n_group"), int) and values["n_group"] > 1:
+        overrides.update(n_group=4, topk_group=2)
+    if isinstance(values.get("first_k_dense_replace"), int) and values["first_k_dense_replace"] > 0:
+        overrides["first_k_dense_replace"] = 1  # one dense block, then the mixture's
+    for key, value in sorted(values.items()):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        if "drop" in key and isinstance(value, float) and value:
+            overrides[key] = 0.0
+        elif "rotary" in key and key.endswith("dim") and isinstance(value, int) and value > SHRINK["head_dim"] // 2:
+            # A rotated width wider than the shrunk head no longer fits it.
+            overrides[key] = SHRINK["head_dim"] // 2
+        elif "per_layer" in key and key.startswith("vocab_size") and isinstance(value, int):
+            overrides[key] = ANALYSIS_VOCAB
+        elif "per_layer" in key and key.startswith("hidden_size") and isinstance(value, int) and value > 8:
+            overrides[key] = 8
+        elif "multiplier" in key and value == 1.0:
+            # A multiplier left at one hides a draft that forgets it.
+            overrides[key] = 0.5
+    kinds = getattr(config, "layer_types", None)
+    if isinstance(kinds, list) and kinds and all(isinstance(kind, str) for kind in kinds):
+        distinct = list(dict.fromkeys(kinds))
+        layers = max(len(distinct), 2)
+        overrides["layer_types"] = (distinct * layers)[:layers]
+        overrides["num_hidden_layers"] = layers
+        per_layer = values.get("per_layer_config")
+        if isinstance(per_layer, dict) and per_layer:
+            overrides["per_layer_config"] = _per_layer(per_layer, kinds, overrides["layer_types"])
+    for key, value in sorted(values.items()):
+        if _run_length(value):
+            distinct = list(dict.fromkeys(kind for kinds, _ in value for kind in kinds))
+            overrides[key] = [[distinct, 1]]
+            overrides["num_hidden_layers"] = len(distinct)
+    return overrides
+
+
+def _per_layer(per_layer: dict[str, Any], kinds: list[str], kept: list[str]) -> dict[str, Any]:
+    """Per-block config overrides re-indexed onto the kept blocks, each taking those of a block of its kind.
+
+    A head width held per block becomes twice the shrunk head, so it still differs from the others.
+    """
+    width = len(next(iter(per_layer)))
+    result: dict[str, Any] = {}
+    for index, kind in enumerate(kept):
+        source = next((i for i, k in enumerate(kinds) if k == kind and f"{i:0{width}d}" in per_layer), None)
+        if source is None:
+            continue
+        values = dict(per_layer[f"{source:0{width}d}"])
+        for key, value in values.items():
+            if key.endswith("head_dim") and isinstance(value, int):
+                values[key] = 2 * SHRINK["head_dim"]
+        result[f"{index:0{width}d}"] = values
+    return result
+
+
+def _analysis_settings() -> dict[str, Any]:
+    """The settings every tiny checkpoint gets before its overrides: the harness's where it is installed."""
     try:
-        if not hasattr(config, mapped) and not hasattr(config, key):
-            return False
-        setattr(config, key, value)
-    except Exception:  # a derived (read-only) or per-layer size follows the others or stays for a person
-        return False
-    return True
+        from nnterp_harness.entry import COMMON
+    except ImportError:
+        return {"vocab_size": ANALYSIS_VOCAB}
+    return dict(COMMON)
 
 
-def shrink(model_type: str) -> tuple[Any, dict[str, Any]]:
-    """A tiny config of `model_type` and the overrides that made it (as a tiny-checkpoint entry takes them)."""
+def _text(config: Any) -> Any:
+    return config.get_text_config() if hasattr(config, "get_text_config") else config
+
+
+def _build(model_type: str, overrides: dict[str, Any]) -> tuple[Any, torch.nn.Module]:
+    """The tiny config and instance `overrides` make, after one forward proves they run."""
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    config = _text(AutoConfig.for_model(model_type, **{**_analysis_settings(), **overrides}))
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(config).eval()
+    with torch.no_grad():
+        model(input_ids=torch.arange(1, 7)[None])
+    return config, model
+
+
+def _repair(config: Any, overrides: dict[str, Any], error: Exception) -> bool:
+    """Add to `overrides` what a failed build says is missing; `False` when it names nothing the scaffold can fill."""
+    kinds = overrides.get("layer_types") or getattr(config, "layer_types", None) or []
+    rope = getattr(config, "rope_parameters", None)
+    if isinstance(error, KeyError) and error.args and error.args[0] in kinds and "rope_parameters" not in overrides:
+        # Rotary settings kept per block kind, empty by default: every kind gets the default rotation.
+        base = {"rope_type": "default", "rope_theta": float((rope or {}).get("rope_theta", 10000.0))}
+        overrides["rope_parameters"] = {kind: dict(base) for kind in dict.fromkeys(kinds)}
+        return True
+    return False
+
+
+def shrink(model_type: str) -> tuple[Any, dict[str, Any], torch.nn.Module]:
+    """A tiny config of `model_type`, the overrides that made it (as a tiny-checkpoint entry takes them), its instance."""
     import transformers
     from transformers import AutoConfig
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
@@ -103,26 +279,16 @@ def shrink(model_type: str) -> tuple[Any, dict[str, Any]]:
             f"{model_type!r} is not a causal-LM model_type of transformers {transformers.__version__}; "
             "the scaffold drafts the types AutoModelForCausalLM builds"
         )
-    config = AutoConfig.for_model(model_type)
-    config = config.get_text_config() if hasattr(config, "get_text_config") else config
-    overrides: dict[str, Any] = {}
-    for key, value in SHRINK.items():
-        if _set(config, key, value):
-            overrides[key] = value
-    for key, value in sorted(config.to_dict().items()):
-        if "drop" in key and isinstance(value, float) and value:
-            setattr(config, key, 0.0)
-            overrides[key] = 0.0
-    kinds = getattr(config, "layer_types", None)
-    if isinstance(kinds, list) and kinds:
-        distinct = list(dict.fromkeys(kinds))
-        layers = max(len(distinct), 2)
-        chosen = (distinct * layers)[:layers]
-        config.layer_types = chosen
-        config.num_hidden_layers = layers
-        overrides["layer_types"] = chosen
-        overrides["num_hidden_layers"] = layers
-    return config, overrides
+    default = _text(AutoConfig.for_model(model_type))
+    overrides = _overrides(default)
+    while True:
+        try:
+            config, model = _build(model_type, overrides)
+        except Exception as error:
+            if _repair(default, overrides, error):
+                continue
+            raise
+        return config, overrides, model
 
 
 def _children(module: torch.nn.Module) -> dict[str, torch.nn.Module]:
@@ -144,15 +310,19 @@ def _find_tree(model: torch.nn.Module, config: Any) -> tuple[str, str, str | Non
     container, _, layers = path.rpartition(".")
     prefix = f"{container}." if container else ""
     inner = model.get_submodule(container) if container else model
-    embed = norm = None
+    embed = None
+    norms_after: list[str] = []
+    norms: list[str] = []
     seen_layers = False
     for name, child in inner.named_children():
         if f"{prefix}{name}" == path:
             seen_layers = True
         elif isinstance(child, torch.nn.Embedding) and child.num_embeddings == vocab and embed is None:
             embed = name
-        elif seen_layers and _is_norm(child):
-            norm = name
+        elif _is_norm(child):
+            (norms_after if seen_layers else norms).append(name)
+    # The final norm is declared after the blocks, or before them in a container that builds it first.
+    norm = (norms_after or norms or [None])[-1]
     head = next(
         (n for n, m in model.named_children() if isinstance(m, torch.nn.Linear) and m.out_features == vocab), None
     )
@@ -175,10 +345,10 @@ def _self_calls(node: ast.AST) -> list[str]:
     return list(reversed(calls))
 
 
-def _passes_residual(node: ast.stmt) -> bool:
-    """Whether a statement hands a variable named like the residual to a call."""
+def _passes_residual(node: ast.stmt, name: str) -> bool:
+    """Whether a statement hands a variable named like the residual to the call of `self.<name>` itself."""
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Call):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == name:
             for arg in [*sub.args, *(k.value for k in sub.keywords)]:
                 if isinstance(arg, ast.Name) and "residual" in arg.id:
                     return True
@@ -195,6 +365,47 @@ def _scaled(node: ast.stmt) -> bool:
     return any(isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Mult, ast.Div)) for sub in ast.walk(value or node))
 
 
+def _decide(test: ast.expr, block: torch.nn.Module) -> bool | None:
+    """The value of a condition that reads only the block's own attributes (`self.x`, `self.config.y`), else `None`."""
+    names = {node.id for node in ast.walk(test) if isinstance(node, ast.Name)}
+    if names - {"self", "None", "True", "False"}:
+        return None
+    try:
+        return bool(eval(compile(ast.Expression(test), "<condition>", "eval"), {"__builtins__": {}}, {"self": block}))
+    except Exception:  # a condition that does not evaluate on the instance stays for a person
+        return None
+
+
+def _taken(
+    analysis: Analysis, block: torch.nn.Module, statements: list[ast.stmt], kinds: dict[str, str], lines: list[str]
+) -> list[ast.stmt]:
+    """The statements the tiny instance runs, branches decided on its attributes; the rest is named for a person."""
+    taken: list[ast.stmt] = []
+    for statement in statements:
+        sublayers = [c for c in _self_calls(statement) if kinds.get(c) in ("attn", "mlp", "norm")]
+        line = lines[statement.lineno - 1].strip()
+        if isinstance(statement, ast.If):
+            decided = _decide(statement.test, block)
+            if decided is None:
+                if sublayers:
+                    analysis.needs_person.append(f"block forward line {statement.lineno} is conditional: {line!r}")
+                continue
+            if sublayers:
+                analysis.needs_person.append(
+                    f"block forward line {statement.lineno} branches on the config ({line!r}): the draft follows "
+                    f"the {'true' if decided else 'false'} branch, the default config's"
+                )
+            taken += _taken(analysis, block, statement.body if decided else statement.orelse, kinds, lines)
+        elif isinstance(statement, ast.With):
+            taken += _taken(analysis, block, statement.body, kinds, lines)
+        elif isinstance(statement, (ast.For, ast.While, ast.Try)):
+            if sublayers:
+                analysis.needs_person.append(f"block forward line {statement.lineno} is a loop or a try: {line!r}")
+        else:
+            taken.append(statement)
+    return taken
+
+
 def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, mlp: str | None) -> None:
     """Place the norms, adds and scales around each sublayer from the block's forward statements."""
     kinds = {name: ("norm" if _is_norm(child) else "other") for name, child in _children(block).items()}
@@ -202,26 +413,22 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
         kinds[attn] = "attn"
     if mlp:
         kinds[mlp] = "mlp"
-    statements = _forward_tree(type(block))
     source_lines = textwrap.dedent(inspect.getsource(type(block).forward)).splitlines()
+    statements = _taken(analysis, block, _forward_tree(type(block)), kinds, source_lines)
     events: list[tuple[str, str | None, ast.stmt]] = []  # (kind, child, statement)
+    takes_residual: set[str] = set()
     for statement in statements:
-        if isinstance(statement, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
-            calls = [c for c in _self_calls(statement) if kinds.get(c) in ("attn", "mlp", "norm")]
-            if calls:
-                line = source_lines[statement.lineno - 1].strip()
-                analysis.needs_person.append(f"block forward line {statement.lineno} is conditional: {line!r}")
-            continue
         calls = [c for c in _self_calls(statement) if c in kinds]
         for call in calls:
             events.append((kinds[call], call, statement))
-            if kinds[call] in ("attn", "mlp") and _passes_residual(statement):
+            if kinds[call] in ("attn", "mlp") and _passes_residual(statement, call):
+                takes_residual.add(kinds[call])
                 line = source_lines[statement.lineno - 1].strip()
                 analysis.needs_person.append(
                     f"the {call} call takes the residual and adds it itself (line {statement.lineno}: {line!r}): "
                     "its output is the stream, so its contribution is a tensor inside its forward"
                 )
-        if _is_add(statement) and not calls:
+        if _is_add(statement) and not any(kinds[c] in ("attn", "mlp", "norm") for c in calls):
             events.append(("add", None, statement))
         if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Tuple):
             analysis.returns_tuple = True
@@ -243,6 +450,9 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
                     sub.pre_norm = subs["attn"].pre_norm
             pending_norm = None
             current = sub
+            if kind in takes_residual:
+                sub._added = True  # type: ignore[attr-defined]  # its call returns the stream: the add is inside
+                current = None
         elif kind == "add":
             targets = [s for s in subs.values() if not getattr(s, "_added", False)]
             for sub in targets:
@@ -252,10 +462,15 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
             current = None
     if pending_norm is not None:
         analysis.needs_person.append(f"a norm ({pending_norm}) follows the last residual add: a post-LN block")
+    for kind in takes_residual:
+        if kind in subs:
+            subs[kind].adds_residual = True
     analysis.attention = subs.get("attn")
     analysis.mlp = subs.get("mlp")
     for name, sub in subs.items():
-        if sub.scaled:
+        if sub.scaled and any(f"self.{attr}" in sub.scaled for attr in MULTIPLIERS):
+            sub.multiplier = next(attr for attr in MULTIPLIERS if f"self.{attr}" in sub.scaled)
+        elif sub.scaled:
             analysis.needs_person.append(
                 f"the block scales the {name} contribution before adding it: {sub.scaled!r}; "
                 f"point {'attention_output' if name == 'attn' else 'mlp_output'} at the scaled tensor"
@@ -277,24 +492,154 @@ def _head_ops(model: torch.nn.Module) -> str | None:
     return None
 
 
+def _norm_after(module: torch.nn.Module, marker: str) -> str | None:
+    """A norm child the module's forward calls after `marker` (on the head outputs, on the neurons), or `None`."""
+    try:
+        source = inspect.getsource(type(module).forward)
+    except (OSError, TypeError):
+        return None
+    start = source.find(marker)
+    if start < 0:
+        return None
+    return next(
+        (name for name, child in _children(module).items() if _is_norm(child) and f"self.{name}(" in source[start + len(marker) :]),
+        None,
+    )
+
+
+def _mlp_child(block: torch.nn.Module, attn: str | None) -> str | None:
+    """The block's MLP (or mixture) child: by its class name, else by its own name."""
+    children = {n: c for n, c in _children(block).items() if n != attn and not _is_norm(c)}
+    by_class = ("mlp", "feedforward", "ffn", "moe", "experts")
+    found = next((n for n, c in children.items() if any(k in type(c).__name__.lower() for k in by_class)), None)
+    return found or next((n for n in children if n in MLP_NAMES or "mlp" in n or "ffn" in n), None)
+
+
+def _is_mixture(module: torch.nn.Module) -> bool:
+    """Whether the module routes over experts: it has an experts child beside a router."""
+    return any("expert" in n and "shared" not in n for n in _children(module))
+
+
+def _inline_mlp(block: torch.nn.Module, attn: str | None) -> tuple[str, str] | None:
+    """(up, down): the linear layers a block calls itself as its feed-forward path, in forward order, or `None`."""
+    linears = [n for n, c in _children(block).items() if isinstance(c, torch.nn.Linear) and n != attn]
+    if len(linears) < 2:
+        return None
+    source = inspect.getsource(type(block).forward)
+    called = sorted((source.find(f"self.{n}("), n) for n in linears if f"self.{n}(" in source)
+    if len(called) < 2:
+        return None
+    return called[0][1], called[-1][1]
+
+
+def _flattens(kind: type) -> bool:
+    """Whether the block's forward holds the stream flat over tokens (`[tokens, hidden]`) somewhere."""
+    source = inspect.getsource(kind.forward)
+    return any(f".{op}(-1" in source for op in ("reshape", "view"))
+
+
+def _source(kind: type) -> str:
+    try:
+        return inspect.getsource(kind.forward)
+    except (OSError, TypeError):
+        return ""
+
+
+def _scoring(source: str) -> str:
+    """How a router scores its logits, read off the order of its operations."""
+    if "sigmoid(" in source:
+        return "sigmoid"
+    soft, top = source.find("softmax("), source.find("topk(")
+    if soft >= 0 and (top < 0 or soft < top):
+        return "softmax"
+    return "topk_softmax"
+
+
+def _mixture(analysis: Analysis, module: torch.nn.Module) -> Mixture | None:
+    """The `Moe` attributes of a mixture module, read off its children and forwards; `None` where it cannot place them."""
+    parts = _children(module)
+    experts = next((n for n in parts if "expert" in n and "shared" not in n), None)
+    num = getattr(parts.get(experts), "num_experts", None) or getattr(analysis.config, "num_experts", None)
+    router = next(
+        (
+            n
+            for n, c in parts.items()
+            if n != experts
+            and "shared" not in n
+            and ("router" in type(c).__name__.lower() or n in ("gate", "router") or getattr(c, "out_features", None) == num)
+        ),
+        None,
+    )
+    if experts is None or router is None:
+        analysis.needs_person.append(f"the mixture {type(module).__name__}: no router or experts child found")
+        return None
+    router_module = parts[router]
+    logits: str | None = None
+    if not isinstance(router_module, torch.nn.Linear):
+        router_source = _source(type(router_module))
+        logits = "F_linear_0" if "F.linear(" in router_source else None
+        if logits is None:
+            analysis.needs_person.append(
+                f"the router {type(router_module).__name__} computes its logits without F.linear: set LOGITS"
+            )
+    router_source = _source(type(router_module))
+    if not any(op in router_source for op in ("softmax(", "sigmoid(")):
+        # The router hands its logits back; the mixture's forward scores them (a gate on the shared expert aside).
+        router_source = "\n".join(line for line in _source(type(module)).splitlines() if "shared" not in line)
+    scoring = _scoring(router_source)
+    signature = list(inspect.signature(type(parts[experts]).forward).parameters)[1:]
+    indices = next((i for i, n in enumerate(signature) if "ind" in n), 1)
+    weights = next((i for i, n in enumerate(signature) if "weight" in n), 2)
+    mixture = Mixture(type(module).__name__, scoring, router, logits, experts, indices, weights)
+    shared = next((n for n in parts if "shared" in n and "gate" not in n), None)
+    if shared is not None:
+        mixture.shared_child = shared
+        mixture.shared_class = type(parts[shared]).__name__
+        mixture.shared, mixture.sourced = _shared_key(module, shared)
+        if mixture.shared is None:
+            analysis.needs_person.append(
+                f"the mixture {type(module).__name__} scales its shared expert {shared} in its forward: point SHARED at the product"
+            )
+    return mixture
+
+
+def _shared_key(module: torch.nn.Module, shared: str) -> tuple[str | None, bool]:
+    """Where the shared expert's contribution is read, and whether the mixture's forward must be instrumented for it.
+
+    The shared expert's output where the forward adds it as is; the forward's later
+    binding of the same name where a gate multiplies it first.
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(type(module).forward)))
+    except (OSError, TypeError, SyntaxError):
+        return f"{shared}.output", False
+    bindings: dict[str, int] = {}
+    target = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if target == name:
+                return f"source.{name}_{bindings[name] + 1}.output", True
+            bindings[name] = bindings.get(name, -1) + 1
+            if f"self.{shared}" in ast.unparse(node.value) and target is None:
+                target = name
+    return f"{shared}.output", False
+
+
 def analyze(model_type: str) -> Analysis:
     """Read the standard values' places off a tiny instance of `model_type` and its forwards."""
-    from transformers import AutoModelForCausalLM
-
     from nnterp.families import module_name
     from nnterp.families.default import interface_gap
 
-    config, overrides = shrink(model_type)
-    torch.manual_seed(0)
-    model = AutoModelForCausalLM.from_config(config).eval()
+    config, overrides, model = shrink(model_type)
     container, layers, embed, norm, head = _find_tree(model, config)
     block = model.get_submodule(f"{container}.{layers}" if container else layers)[0]
     children = _children(block)
     attn = next((n for n, c in children.items() if "attention" in type(c).__name__.lower()), None)
-    mlp = next(
-        (n for n, c in children.items() if any(k in type(c).__name__.lower() for k in ("mlp", "feedforward", "ffn"))),
-        None,
-    )
+    mlp = _mlp_child(block, attn)
+    blocks = model.get_submodule(f"{container}.{layers}" if container else layers)
+    mixtures = [b for b in blocks if (name := _mlp_child(b, attn)) and _is_mixture(b.get_submodule(name))]
+    dense = [b for b in blocks if (name := _mlp_child(b, attn)) and not _is_mixture(b.get_submodule(name))]
     analysis = Analysis(
         model_type=model_type,
         module_name=module_name(model_type),
@@ -312,10 +657,25 @@ def analyze(model_type: str) -> Analysis:
         attention=None,
         mlp=None,
     )
-    for missing, label in ((attn, "attention"), (mlp, "MLP")):
+    if mlp is None:
+        analysis.inline_mlp = _inline_mlp(block, attn)
+        if analysis.inline_mlp is not None:
+            analysis.flat = _flattens(type(block))
+    for missing, label in ((attn, "attention"), (mlp or analysis.inline_mlp, "MLP")):
         if missing is None:
             analysis.needs_person.append(f"no {label} child found on {type(block).__name__}")
-    _read_block(analysis, block, attn, mlp)
+    if mlp is not None and type(children[mlp]).__module__.startswith("torch.nn"):
+        analysis.mlp_generic = True  # a bare container (`nn.Sequential`): its envoy is keyed on the standard name
+    _read_block(analysis, block, attn, mlp or (analysis.inline_mlp[0] if analysis.inline_mlp else None))
+    if mixtures:
+        module = mixtures[-1].get_submodule(_mlp_child(mixtures[-1], attn))
+        analysis.mixture = _mixture(analysis, module)
+        analysis.mlp_class = type(module).__name__
+        if dense:
+            analysis.dense_mlp_class = type(dense[0].get_submodule(_mlp_child(dense[0], attn))).__name__
+        elif analysis.mixture and analysis.mixture.shared_child:
+            if not type(module.get_submodule(analysis.mixture.shared_child)).__module__.startswith("torch.nn"):
+                analysis.dense_mlp_class = analysis.mixture.shared_class
     if attn:
         module = children[attn]
         analysis.interface_gap = interface_gap(type(module))
@@ -324,13 +684,22 @@ def analyze(model_type: str) -> Analysis:
         analysis.o_proj = next((n for n in OUTPUT_NAMES if n in _children(module)), None)
         # Queries split out of one fused projection are views that torch refuses to edit in place.
         analysis.split_qkv = ".split(" in inspect.getsource(type(module).forward)
-    if mlp:
+        analysis.premix_norm = _norm_after(module, "attention_interface(")
+    analysis.latent = isinstance(getattr(config, "kv_lora_rank", None), int)
+    if analysis.latent:
+        analysis.split_qkv = False  # the latent's pieces are concatenated into the queries and keys
+    if mlp and analysis.mixture is None:
         parts = _children(children[mlp])
         analysis.down_proj = next((n for n in DOWN_NAMES if n in parts), None)
         analysis.act_fn = next((n for n in ACT_NAMES if n in parts), None)
+        if analysis.mlp_generic:
+            linears = [n for n, c in parts.items() if isinstance(c, torch.nn.Linear)]
+            analysis.down_proj = linears[-1] if len(linears) > 1 else None
+            analysis.act_fn = next((n for n, c in parts.items() if type(c).__module__ == "torch.nn.modules.activation"), None)
         analysis.gated = "gate_proj" in parts and "up_proj" in parts
         analysis.plain_up = "up_proj" in parts and "gate_proj" not in parts
         analysis.fused_gate_up = "gate_up_proj" in parts
+        analysis.neurons_norm = _norm_after(children[mlp], "")
         down = parts.get(analysis.down_proj) if analysis.down_proj else None
         width = getattr(down, "in_features", None)
         if width is not None and getattr(config, "intermediate_size", None) != width:
@@ -339,6 +708,12 @@ def analyze(model_type: str) -> Analysis:
             analysis.own_sizes["intermediate_size"] = "the MLP width read off block 0's down projection"
         if analysis.down_proj is None:
             analysis.needs_person.append(f"no down projection named {DOWN_NAMES} on {type(children[mlp]).__name__}")
+    if analysis.inline_mlp is not None:
+        down = block.get_submodule(analysis.inline_mlp[1])
+        keys = [k for k, v in sorted(config.to_dict().items()) if v == down.in_features and isinstance(v, int)]
+        analysis.width_key = next((k for k in keys if k != "intermediate_size"), None) if "intermediate_size" not in keys else None
+        if analysis.width_key:
+            analysis.own_sizes["intermediate_size"] = f"the feed-forward width, config.{analysis.width_key}"
     analysis.after_head = _head_ops(model)
     return analysis
 

@@ -8,6 +8,17 @@ from typing import Any
 from .analyze import Analysis
 
 PARALLEL_VALUES = {"layer_mid": "PARALLEL"}
+#: The attention's interior values, which an attention with its own arithmetic holds at operations of its own.
+INTERIOR = (
+    "attention_queries",
+    "attention_keys",
+    "attention_values",
+    "attention_scores",
+    "attention_probabilities",
+    "attention_head_outputs",
+)
+#: What every reason the draft writes for a value it could not place says.
+NOT_PLACED = "the scaffold's draft does not place"
 
 
 def _standard_names(a: Analysis) -> dict[str, str | None]:
@@ -15,11 +26,13 @@ def _standard_names(a: Analysis) -> dict[str, str | None]:
     sandwich = bool((a.attention and a.attention.post_norm) or (a.mlp and a.mlp.post_norm))
     attn_norm = a.attention.pre_norm if a.attention else None
     mlp_norm = a.mlp.pre_norm if a.mlp else None
+    # An alias binds on every module of that name: one the final norm also bears stays native.
+    clash = {a.norm, a.embed, a.head}
     return {
         "self_attn": a.attention.native if a.attention else None,
-        "mlp": a.mlp.native if a.mlp else None,
-        "input_layernorm": attn_norm if not sandwich else None,
-        "post_attention_layernorm": mlp_norm if not (sandwich or a.parallel) else None,
+        "mlp": a.mlp.native if a.mlp and not a.inline_mlp else None,
+        "input_layernorm": attn_norm if not sandwich and attn_norm not in clash else None,
+        "post_attention_layernorm": mlp_norm if not (sandwich or a.parallel) and mlp_norm not in clash else None,
     }
 
 
@@ -73,27 +86,77 @@ def _layer_body(a: Analysis) -> tuple[list[str], set[str]]:
         body += _value("layer_mid", "mlp.input", "The residual stream after the attention add")
         body += ["    mlp_norm_output = unavailable(POST_NORM_MLP)", ""]
         reasons.add("POST_NORM_MLP")
-    elif a.mlp and names["post_attention_layernorm"] is None:
-        body += _value("layer_mid", f"{a.mlp.pre_norm}.input", "The residual stream after the attention add")
-        body += _value("mlp_norm_output", f"{a.mlp.pre_norm}.output", "The normed stream entering the MLP")
+    elif a.mlp and (names["post_attention_layernorm"] is None or a.flat):
+        layout = "FlatResidual" if a.flat else "Residual"
+        flat = ", flat over tokens" if a.flat else ""
+        body += _value("layer_mid", f"{a.mlp.pre_norm}.input", f"The residual stream after the attention add{flat}", layout)
+        body += _value("mlp_norm_output", f"{a.mlp.pre_norm}.output", f"The normed stream entering the MLP{flat}", layout)
+    if a.inline_mlp:
+        body += ["    mlp_input = unavailable(NO_MLP)", ""]
+        if not a.flat:
+            body += _value(
+                "mlp_output", f"{a.inline_mlp[1]}.output", f"What the feed-forward path adds to the residual stream: {a.inline_mlp[1]}'s output"
+            )
     return body, reasons
 
 
 def _sublayer_body(sub: Any, value: str, what: str) -> list[str]:
     if sub is None or sub.post_norm is None:
         return []
+    if sub.multiplier:
+        return [
+            f"    # The block norms the {what}'s output with {sub.post_norm}, then scales it by {sub.multiplier}.",
+            f'    {value} = scaled_output("What the {what} adds to the residual stream, normed and scaled", key="../{sub.post_norm}.output")',
+            "",
+        ]
     return _value(value, f"../{sub.post_norm}.output", f"What the {what} adds to the residual stream: the {sub.post_norm} output")
 
 
+def _inside(sub: Any, value: str) -> list[str]:
+    """A contribution the sublayer adds to the residual inside its own forward: unavailable, with the reason."""
+    if sub is None or not sub.adds_residual:
+        return []
+    return [f"    {value} = unavailable(ADDS_RESIDUAL)", ""]
+
+
+def _base(sub: Any, plain: str, scaled: str) -> str:
+    """The component base of a sublayer: the scaled one where the block multiplies its output before the add."""
+    return scaled if sub is not None and sub.multiplier and sub.post_norm is None else plain
+
+
+def _mixture_body(a: Analysis) -> list[str]:
+    m = a.mixture
+    lines = [f'    SCORING = "{m.scoring}"']
+    if m.router != "router":
+        lines.append(f'    ROUTER = "{m.router}"')
+    if m.logits != "F_linear_0":
+        lines.append(f"    LOGITS = {m.logits!r}")
+    if m.experts != "experts":
+        lines.append(f'    EXPERTS = "{m.experts}"')
+    if m.indices != 1:
+        lines.append(f"    INDICES = {m.indices}")
+    if m.weights != 2:
+        lines.append(f"    WEIGHTS = {m.weights}")
+    if m.shared:
+        lines.append(f'    SHARED = "{m.shared}"')
+    if m.sourced:
+        lines += ["    # The gated shared expert is a binding of this forward, read after the experts ran inside it.", "    sourced = True"]
+    return [*lines, ""]
+
+
 def _docstring_block(a: Analysis) -> str:
-    attn_in = "input_layernorm(x)" if a.attention and a.attention.pre_norm else "x"
+    names = _standard_names(a)
+    attn_norm = a.attention.pre_norm if a.attention else None
+    attn_in = f"{'input_layernorm' if names['input_layernorm'] else attn_norm}(x)" if attn_norm else "x"
     attn = f"self_attn({attn_in})"
     if a.attention and a.attention.post_norm:
         attn = f"{a.attention.post_norm}({attn})"
     if a.parallel:
-        mlp_in = "input_layernorm(x)" if a.mlp and a.mlp.pre_norm == (a.attention.pre_norm if a.attention else None) else "mlp_norm(x)"
+        mlp_norm = a.mlp.pre_norm if a.mlp else None
+        mlp_in = attn_in if mlp_norm == attn_norm else f"{mlp_norm}(x)" if mlp_norm else "x"
         return f"out = x + {attn} + mlp({mlp_in})"
-    mlp_in = "post_attention_layernorm(h)" if a.mlp and a.mlp.pre_norm else "h"
+    mlp_norm = a.mlp.pre_norm if a.mlp else None
+    mlp_in = f"{'post_attention_layernorm' if names['post_attention_layernorm'] else mlp_norm}(h)" if mlp_norm else "h"
     mlp = f"mlp({mlp_in})"
     if a.mlp and a.mlp.post_norm:
         mlp = f"{a.mlp.post_norm}({mlp})"
@@ -102,21 +165,55 @@ def _docstring_block(a: Analysis) -> str:
 
 def family_module(a: Analysis) -> str:
     """The draft family module's text."""
-    imports = [c for c in (a.block_class, a.attention_class, a.mlp_class) if c]
+    mlp_class = a.mlp_class if a.mlp_class and not a.mlp_generic else None
+    imports = list(dict.fromkeys(c for c in (a.block_class, a.attention_class, mlp_class, a.dense_mlp_class) if c))
     layer_body, reasons = _layer_body(a)
-    attention_body = _sublayer_body(a.attention, "attention_output", "attention")
-    mlp_body = _sublayer_body(a.mlp, "mlp_output", "MLP")
-    components = {"Attention", "Layer", "Mlp"}
-    if any("@EProperty" in line for line in layer_body + attention_body + mlp_body):
-        components |= {"EProperty", "Residual"}
-    if any("unavailable(" in line for line in layer_body):
+    attention_body = _sublayer_body(a.attention, "attention_output", "attention") + _inside(a.attention, "attention_output")
+    mlp_body = _sublayer_body(a.mlp, "mlp_output", "MLP") + _inside(a.mlp, "mlp_output")
+    if a.interface_gap:
+        attention_body += [
+            "    def off_interface(self) -> str | None:",
+            "        return OWN_ARITHMETIC",
+            "",
+        ]
+    attention_base = "LatentAttention" if a.latent else _base(a.attention, "Attention", "ScaledAttention")
+    if a.latent and a.attention and a.attention.multiplier and not a.attention.post_norm:
+        attention_body = [
+            '    attention_output = scaled_output("What the attention adds to the residual stream, after the block\'s multiplier")',
+            "",
+            *attention_body,
+        ]
+    mixture_base = _base(a.mlp, "Moe", "ScaledMoe")
+    mlp_base = _base(a.mlp, "Mlp", "ScaledMlp")
+    components = {"Layer", attention_base}
+    if a.mixture:
+        components.add(mixture_base)
+        if a.dense_mlp_class:
+            components.add("Mlp")
+    elif a.mlp_class:
+        components.add(mlp_base)
+    body_lines = layer_body + attention_body + mlp_body
+    if any("@EProperty" in line for line in body_lines):
+        components.add("EProperty")
+    if any("-> Residual" in line for line in body_lines):
+        components.add("Residual")
+    if any("-> FlatResidual" in line for line in body_lines):
+        components.add("FlatResidual")
+    if any("scaled_output(" in line for line in body_lines):
+        components.add("scaled_output")
+    if any("unavailable(" in line for line in body_lines):
         components.add("unavailable")
+    if a.latent:
+        components |= {"latent_head_dim", "latent_qk_head_dim"}
     components |= reasons
     lines = [
         f'"""{a.model_type} (`{a.block_class}` blocks): a draft written by `python -m nnterp scaffold {a.model_type}`.',
         "",
         f"Block: `{_docstring_block(a)}`.",
     ]
+    quirks = _quirks(a)
+    if quirks:
+        lines += ["", *quirks]
     if a.needs_person:
         lines += ["", "What the scaffold could not place, for a person to read in the forward:", ""]
         lines += [f"- {item}" for item in a.needs_person]
@@ -129,17 +226,55 @@ def family_module(a: Analysis) -> str:
         "",
         "RENAME = " + pprint.pformat(rename(a), sort_dicts=False, width=110),
         "",
+    ]
+    constants = []
+    if a.interface_gap:
+        constants.append(
+            f"OWN_ARITHMETIC = {a.interface_gap + '; ' + NOT_PLACED + ' the interior at its own operations'!r}"
+        )
+    if any(sub is not None and sub.adds_residual for sub in (a.attention, a.mlp)):
+        constants.append(
+            f"ADDS_RESIDUAL = {'the sublayer adds the residual inside its own forward; ' + NOT_PLACED + ' the contribution there'!r}"
+        )
+    if constants:
+        lines += ["", *constants, ""]
+    if a.inline_mlp:
+        lines += [
+            "",
+            f'NO_MLP = "the block runs {a.inline_mlp[0]}, the activation and {a.inline_mlp[1]} inline: there is no mlp module to call"',
+            "",
+        ]
+    lines += [
         "",
-        "class Layer(Layer):",
+        f"class Layer({'Layer'}):",
         f'    """{a.block_class}, as the scaffold placed its norms and adds."""',
         "",
         *layer_body,
     ]
     if a.attention_class:
-        lines += ["", "class Attention(Attention):", f'    """{a.attention_class}."""', "", *attention_body]
-    if a.mlp_class:
-        lines += ["", "class Mlp(Mlp):", f'    """{a.mlp_class}."""', "", *mlp_body]
-    if "intermediate_size" in a.own_sizes:
+        lines += ["", f"class Attention({attention_base}):", f'    """{a.attention_class}."""', "", *attention_body]
+    if a.mixture:
+        if a.dense_mlp_class:
+            lines += ["", "class Mlp(Mlp):", f'    """{a.dense_mlp_class}, the dense MLP."""', ""]
+        lines += [
+            "",
+            f"class Moe({mixture_base}):",
+            f'    """{a.mixture.class_name}: the router `{a.mixture.router}`, the experts `{a.mixture.experts}`."""',
+            "",
+            *_mixture_body(a),
+            *mlp_body,
+        ]
+    elif a.mlp_class:
+        lines += ["", f"class Mlp({mlp_base}):", f'    """{a.mlp_class}."""', "", *mlp_body]
+    if a.width_key:
+        lines += [
+            "",
+            "def intermediate_size(model) -> int:",
+            f'    """The MLP width, `config.{a.width_key}`."""',
+            f"    return model.config.{a.width_key}",
+            "",
+        ]
+    elif "intermediate_size" in a.own_sizes:
         lines += [
             "",
             "def intermediate_size(model) -> int:",
@@ -147,18 +282,52 @@ def family_module(a: Analysis) -> str:
             "    return model.layers[0].mlp.intermediate_size",
             "",
         ]
+    if a.latent:
+        lines += [
+            "",
+            "#: The values' and the queries' head widths differ under latent attention.",
+            "head_dim = latent_head_dim",
+            "qk_head_dim = latent_qk_head_dim",
+            "",
+        ]
     if a.after_head:
         lines += ["", *_project_on_vocab(a.after_head)]
     envoys = [f"{a.block_class}: Layer"]
     if a.attention_class:
         envoys.append(f"{a.attention_class}: Attention")
-    if a.mlp_class:
+    if a.mixture:
+        if a.dense_mlp_class:
+            envoys.append(f"{a.dense_mlp_class}: Mlp")
+        envoys.append(f"{a.mixture.class_name}: Moe")
+    elif a.mlp_generic:
+        lines += ["", "# The MLP is a bare torch container, so its envoy is keyed on its standard name."]
+        envoys.append('"mlp": Mlp')
+    elif a.mlp_class:
         envoys.append(f"{a.mlp_class}: Mlp")
     lines += ["", "ENVOYS = {" + ", ".join(envoys) + "}", ""]
     text = "\n".join(lines)
     while "\n\n\n\n" in text:
         text = text.replace("\n\n\n\n", "\n\n\n")
     return text.replace("\n\n\n\nclass", "\n\n\nclass")
+
+
+def _quirks(a: Analysis) -> list[str]:
+    """What the draft's values follow from, in words, for the module docstring."""
+    found = []
+    for sub, what in ((a.attention, "attention"), (a.mlp, "MLP")):
+        if sub is not None and sub.multiplier:
+            found.append(f"The block scales the {what}'s output by `{sub.multiplier}` before adding it.")
+    if a.premix_norm:
+        found.append(f"`{a.premix_norm}` norms the head outputs before the output projection.")
+    if a.inline_mlp:
+        flat = ", on the stream flat over tokens" if a.flat else ""
+        found.append(f"The block runs its feed-forward path inline (`{a.inline_mlp[0]}` ... `{a.inline_mlp[1]}`){flat}.")
+    if a.mixture:
+        shared = f", the shared expert `{a.mixture.shared_child}`" if a.mixture.shared_child else ", no shared expert"
+        found.append(f"The mixture scores its router logits by `{a.mixture.scoring}`{shared}.")
+    if a.latent:
+        found.append("The attention is a latent attention: keys and values decompressed from one shared latent.")
+    return found
 
 
 def _project_on_vocab(kind: str) -> list[str]:
@@ -194,7 +363,7 @@ def test_module(a: Analysis) -> str:
     names = _standard_names(a)
     container = repr(a.container or None)
     attn = repr(a.attention.native if a.attention else None)
-    mlp = repr(a.mlp.native if a.mlp else None)
+    mlp = repr(names["mlp"])
     ln1 = repr(names["input_layernorm"])
     ln2 = repr(names["post_attention_layernorm"])
     attention_norm = None
@@ -215,6 +384,14 @@ def test_module(a: Analysis) -> str:
         expected["layer_mid"] = "parallel"
     elif a.mlp and a.mlp.pre_norm is None:
         expected["mlp_norm_output"] = "post-norm"
+    if a.inline_mlp:
+        expected["mlp_input"] = "inline"
+    if a.interface_gap:
+        expected.update({f"self_attn.{value}": NOT_PLACED for value in INTERIOR})
+    if a.attention and a.attention.adds_residual:
+        expected["self_attn.attention_output"] = NOT_PLACED
+    if a.mlp and a.mlp.adds_residual:
+        expected["mlp.mlp_output"] = NOT_PLACED
     quirks = [
         f"    ATTENTION_NORM = {attention_norm!r}",
         f"    MLP_NORM = {mlp_norm!r}",
@@ -223,9 +400,20 @@ def test_module(a: Analysis) -> str:
         quirks.append("    MLP_NORM_BEFORE_ATTENTION = True")
     if a.split_qkv:
         quirks.append("    REFUSES_IN_PLACE_QKV = True")
+    if a.mixture:
+        expected.update({"mlp.mlp_activation": "routed experts", "mlp.mlp_neurons": "routed experts"})
+        if not a.mixture.shared:
+            expected["mlp.shared_expert_output"] = "this mixture has no shared expert"
+            quirks.append('    MOE_UNAVAILABLE = {"shared_expert_output": "this mixture has no shared expert"}')
+        if a.dense_mlp_class and a.mixture.shared_class == a.dense_mlp_class:
+            quirks.append("    ROUTER_EXTRA_CLASSES = (draft.Mlp,)")
     if expected:
         quirks.append(f"    EXPECTED_UNAVAILABLE = {expected!r}")
-    if a.fused_gate_up:
+    if a.latent:
+        quirks.append('    REFUSES_IN_PLACE = ("attention_values",)')
+    if a.premix_norm:
+        quirks.append(f"    PREMIX_IS_HEAD_OUTPUTS = False  # {a.premix_norm} norms the heads before the output projection")
+    if a.fused_gate_up or a.neurons_norm:
         quirks.append("    NEURONS_FROM_ACTIVATION = False")
     if a.plain_up:
         quirks.append("    PLAIN_UP_PROJ = True")
@@ -237,7 +425,7 @@ def test_module(a: Analysis) -> str:
 import importlib.util
 from pathlib import Path
 
-from nnterp_harness.suite import FamilySuite, rows
+{"from nnterp_harness.mixture import MixtureChecks" + chr(10) if a.mixture else ""}from nnterp_harness.suite import FamilySuite, rows
 
 HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("nnterp_scaffold_{a.module_name}", HERE / "{a.module_name}.py")
@@ -245,7 +433,7 @@ draft = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(draft)
 
 
-class TestDraft{"".join(part.title() for part in a.module_name.split("_"))}(FamilySuite):
+class TestDraft{"".join(part.title() for part in a.module_name.split("_"))}({"MixtureChecks, " if a.mixture else ""}FamilySuite):
     CHECKPOINT = "{a.module_name}"
     FAMILY = draft
     LOAD_KWARGS = {{"family": draft}}

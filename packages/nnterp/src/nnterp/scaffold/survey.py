@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from . import Report, scaffold
@@ -19,15 +22,42 @@ def uncovered() -> list[str]:
     return sorted(model_type for model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES if model_type not in shipped)
 
 
-def survey(model_types: list[str], root: Path, run: bool = True, echo: bool = True) -> list[Report]:
-    """Scaffold each type into `root/<module>` and return the reports, printing each as it lands when `echo`."""
-    reports = []
-    for model_type in model_types:
-        report = scaffold(model_type, root / model_type.replace("-", "_"), run=run)
-        reports.append(report)
+def _one(model_type: str, root: Path, run: bool) -> Report:
+    return scaffold(model_type, root / model_type.replace("-", "_"), run=run)
+
+
+def survey(
+    model_types: list[str],
+    root: Path,
+    run: bool = True,
+    echo: bool = True,
+    jobs: int = 1,
+    landed: Callable[[list[Report]], None] | None = None,
+) -> list[Report]:
+    """Scaffold each type into `root/<module>` and return the reports in the order of `model_types`.
+
+    `jobs` drafts run at once, each worker a process of its own; each report is
+    printed as it lands when `echo`, and `landed` is called with the reports so far.
+    """
+    reports: dict[str, Report] = {}
+
+    def land(report: Report) -> None:
+        reports[report.model_type] = report
         if echo:
             print(report.text(), flush=True)
-    return reports
+        if landed is not None:
+            landed([reports[t] for t in model_types if t in reports])
+
+    if jobs <= 1:
+        for model_type in model_types:
+            land(_one(model_type, root, run))
+    else:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures = [pool.submit(_one, model_type, root, run) for model_type in model_types]
+            for future in as_completed(futures):
+                land(future.result())
+    return [reports[t] for t in model_types]
 
 
 def summary(reports: list[Report]) -> dict:
@@ -37,6 +67,8 @@ def summary(reports: list[Report]) -> dict:
     return {
         "drafted": len(reports),
         "clean": sorted(r.model_type for r in reports if r.clean),
+        # Clean drafts that mark nothing as needing a person: complete as written.
+        "clean_unmarked": sorted(r.model_type for r in reports if r.clean and not r.needs_person),
         "failing": failing,
         "failing_methods": dict(methods.most_common()),
         "not_drafted": {r.model_type: r.error for r in reports if r.error},
