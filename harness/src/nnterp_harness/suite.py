@@ -545,6 +545,21 @@ class FamilySuite:
                 f"blocks {mixtures} hold a mixture: mix `nnterp_harness.mixture.MixtureChecks` into {type(self).__name__}"
             )
 
+    def test_mixer_blocks_run_the_recurrent_contract(self, model):
+        mixer_class = getattr(nnterp.components, "RecurrentMixer", None)
+        mixers = [
+            i
+            for i, block in enumerate(model.layers)
+            if mixer_class and isinstance(getattr(block, "linear_attn", None), mixer_class)
+        ]
+        if mixers:
+            from .recurrent import RecurrentChecks
+
+            assert isinstance(self, RecurrentChecks), (
+                f"blocks {mixers} hold a recurrent mixer: mix `nnterp_harness.recurrent.RecurrentChecks` into "
+                f"{type(self).__name__}"
+            )
+
     def test_trace_through_standard_names(self, model):
         def body(m):
             out = {"embed": m.embed_tokens.output}
@@ -608,7 +623,13 @@ class FamilySuite:
                 for index in lacking:
                     assert isinstance(entry, dict) and "has no" in entry.get(index, ""), f"{key} on block {index}"
                     del entry[index]
-                if lacking and not entry:
+                # A hybrid's block without the module (a mixer block's `self_attn`) says so.
+                absent = [i for i in range(count) if prefix and host_of(model.layers[i], prefix) is None]
+                for index in absent:
+                    reason = entry.get(index, "") if isinstance(entry, dict) else ""
+                    assert reason == f"no {prefix} module on this block", f"{key} on block {index}: {reason!r}"
+                    del entry[index]
+                if (lacking or absent) and not entry:
                     entry = None
             if expected is None:
                 assert entry is None, f"{key} is unavailable: {entry}"

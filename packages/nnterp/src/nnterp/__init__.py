@@ -16,6 +16,8 @@ from .components import (
     Standard,
     Unavailable,
     axis_size,
+    route_delta_rule,
+    route_kernels,
     unavailable,
 )
 from .families import UnsupportedFamily
@@ -48,5 +50,7 @@ __all__ = [
     "Unavailable",
     "UnsupportedFamily",
     "axis_size",
+    "route_delta_rule",
+    "route_kernels",
     "unavailable",
 ]

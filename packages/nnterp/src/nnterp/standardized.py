@@ -715,7 +715,10 @@ class StandardizedTransformer(Standardized, TransformersModel):
             ids = kwargs.get("input_ids", args[0] if args else None)
             # The cache travels as `past_key_values`, or as `cache` from transformers 5.24 on.
             cache = kwargs.get("past_key_values", kwargs.get("cache"))
-            past = cache.get_seq_length() if cache is not None and hasattr(cache, "get_seq_length") else 0
+            try:
+                past = cache.get_seq_length() if cache is not None and hasattr(cache, "get_seq_length") else 0
+            except ValueError:  # a cache of recurrent layers only holds no token count for a mask to cover
+                past = 0
             mask = torch.ones((ids.shape[0], past + ids.shape[1]), dtype=torch.long, device=ids.device)
             from nnsight.intervention.interleaver import Mediator
 

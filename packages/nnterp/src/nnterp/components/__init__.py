@@ -17,6 +17,7 @@ from .attention import (
 from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pick, put, resolve, unavailable
 from .latent import LatentAttention, latent_head_dim, latent_qk_head_dim
 from .layer import FlatResidual, Layer, Residual, Streams
+from .linear_attention import ChannelGates, Gates, LinearAttention, LinearQK, LinearV
 from .mlp import Mlp, Neurons
 from .moe import (
     DISPATCH,
@@ -57,8 +58,19 @@ from .reasons import (
     POST_NORM_MLP,
     needs_child,
 )
+from .recurrent import (
+    HybridLayer,
+    RecurrentMixer,
+    State,
+    States,
+    needs_recurrent_routing,
+    needs_torch_kernels,
+    route_delta_rule,
+    route_kernels,
+)
 from .sandwich import PostNormLayer, SandwichAttention, SandwichLayer, SandwichMlp, normed_contribution
 from .scaled import ScaledAttention, ScaledMlp, ScaledMoe, divide_by_logits_scaling, residual_multiplier, scaled_output
+from .selective_scan import ScanDecays, ScanQK, ScanState, ScanStates, ScanSteps, ScanValues, SelectiveScan
 from .standard import (
     BATCH,
     CHANNELS,

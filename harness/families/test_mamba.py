@@ -1,0 +1,24 @@
+"""Mamba (`MambaForCausalLM`), end to end: two Mamba-1 mixer blocks and no attention or MLP."""
+
+from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.release import family
+from nnterp_harness.suite import FamilySuite, rows
+
+FAMILY = family("mamba")
+
+#: `EXPECTED_UNAVAILABLE` of a block that is a norm and a mixer only.
+MIXER_ONLY = {
+    "layer_mid": "no post_attention_layernorm module",
+    "mlp_norm_output": "no post_attention_layernorm module",
+    "mlp_input": "no mlp module",
+}
+
+
+class TestMamba(RecurrentChecks, FamilySuite):
+    CHECKPOINT = "mamba"
+    FAMILY = FAMILY
+    NATIVE = rows("backbone", "layers", "embeddings", "norm_f", attn=None, ln1="norm", ln2=None, mlp=None)
+    EXPECTED_UNAVAILABLE = {**ROUTING_NEEDED, **MIXER_ONLY}
+    HYBRID = False
+    MLP_NORM = None
+    DECODE_MASK_COVERS_CACHE = False
