@@ -69,7 +69,15 @@ from .recurrent import (
     route_kernels,
 )
 from .sandwich import PostNormLayer, SandwichAttention, SandwichLayer, SandwichMlp, normed_contribution
-from .scaled import ScaledAttention, ScaledMlp, ScaledMoe, divide_by_logits_scaling, residual_multiplier, scaled_output
+from .scaled import (
+    ScaledAttention,
+    ScaledMlp,
+    ScaledMoe,
+    ScaledSiblingMoe,
+    divide_by_logits_scaling,
+    residual_multiplier,
+    scaled_output,
+)
 from .selective_scan import ScanDecays, ScanQK, ScanState, ScanStates, ScanSteps, ScanValues, SelectiveScan
 from .standard import (
     BATCH,

@@ -73,6 +73,35 @@ class ScaledMoe(Moe):
     mlp_output = scaled_output("What the mixture adds to the residual stream, after the block's multiplier")
 
 
+class ScaledSiblingMoe(ScaledMoe):
+    """A mixture beside a shared MLP that is the block's own module; the block scales their sum.
+
+    The block computes `x + multiplier * (moe(h) + shared(h))` (Granite-MoE-Shared's
+    `shared_mlp`), so the mixture module's output is the routed experts' sum alone.
+    `SIBLING` names the block's shared module and `SUM` the binding of the block's
+    forward that holds the sum: `mlp_output` is that sum times the multiplier, and
+    `shared_expert_output` is the sibling's output. Where the block carries no
+    sibling (a zero shared width), the mixture's output is the whole sum. The
+    block's envoy sets `sourced = True`, so the sum is served on every run.
+    """
+
+    SIBLING = "shared_mlp"
+    SUM = "hidden_states_4"
+
+    def has_sibling(self) -> bool:
+        """Whether the block holding this mixture runs a shared module beside it."""
+        return getattr(self.parent._module, self.SIBLING, None) is not None
+
+    @property
+    def SHARED(self) -> str | None:  # noqa: N802 - the class attribute every `Moe` reads, computed here
+        return f"../{self.SIBLING}.output" if self.has_sibling() else None
+
+    mlp_output = scaled_output(
+        "What the mixture and the block's shared expert add to the residual stream, after the block's multiplier",
+        key=lambda envoy: f"../source.{envoy.SUM}.output" if envoy.has_sibling() else "output",
+    )
+
+
 def divide_by_logits_scaling(model: Any, hidden: Any) -> Any:
     """The logit lens of a model that divides the head's output by `config.logits_scaling`: norm, head, division."""
     return model.lm_head(model.norm(hidden)) / model.config.logits_scaling
