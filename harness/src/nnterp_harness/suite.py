@@ -272,6 +272,10 @@ class FamilySuite:
       substring of its reason, for the mixture values the mixture lacks.
     - `ROUTER_EXTRA_CLASSES`: `Standard` envoy classes a mixture may hold beneath
       it besides itself (a router envoy).
+    - `VOCAB_PROJECTION`: the root's module that projects onto the vocabulary, where it
+      is not `lm_head` (ModernBERT decoder's `decoder`, after its native `lm_head`).
+    - `KEEPS_CACHE`: the model keeps a cache, so a decode step runs the new token only
+      (`False` on GPT-1, whose every step runs the whole sequence again).
     - `DECODE_MASK_COVERS_CACHE`: a decode step's `attention_mask` is as long as the
       cache plus the new token (`False` on a pure state-space model).
     - `MID_IDENTITY`: `layer_mid == layer_input + attention_output` (`False` on a
@@ -304,6 +308,8 @@ class FamilySuite:
     MOE_UNAVAILABLE: dict[str, str] = {}
     ROUTER_EXTRA_CLASSES: tuple[type, ...] = ()
     DECODE_MASK_COVERS_CACHE = True
+    KEEPS_CACHE = True
+    VOCAB_PROJECTION = "lm_head"
     MID_IDENTITY = True
     PREMIX_IS_HEAD_OUTPUTS = True
     NEURONS_FROM_ACTIVATION = True
@@ -452,6 +458,10 @@ class FamilySuite:
         return axis_size(attn, "num_heads") if self.KV_HEADS_EXPANDED else axis_size(attn, "num_kv_heads")
 
     def n_tokens(self, clean: dict) -> int:
+    def final_norm(self) -> bool:
+        """Whether the model has a final norm: `final_norm_output` is not expected unavailable (a post-LN model)."""
+        return "final_norm_output" not in self.EXPECTED_UNAVAILABLE
+
         return clean["input_ids"].shape[1]
 
     # == names ==========================================================================
@@ -475,7 +485,7 @@ class FamilySuite:
             # Only the native inner module may answer at model.model, under its own path.
             assert model._module._modules.get("model") is inner._module
             assert inner.path == f"{model.path}.model"
-        for name in ("embed_tokens", "layers", "norm", "lm_head"):
+        for name in ["embed_tokens", "layers", "lm_head"] + (["norm"] if self.final_norm() else []):
             envoy = getattr(model, name)
             assert envoy.path.startswith(f"{model.path}."), name
             assert name in model.__dict__, f"{name} is not bound on the root"
@@ -569,8 +579,9 @@ class FamilySuite:
             if getattr(block, "mlp", None) is not None:
                 out["mlp"] = first_tensor(block.mlp.output)
             out["last"] = first_tensor(m.layers[-1].output)
-            out["norm"] = m.norm.output
-            out["head"] = m.lm_head.output
+            if self.final_norm():
+                out["norm"] = m.norm.output
+            out["head"] = getattr(m, self.VOCAB_PROJECTION).output
             return out
 
         out = run(model, body)
@@ -906,10 +917,13 @@ class FamilySuite:
                 continue
             activation = None
             if self.available(model, "mlp.mlp_activation") and support.get("mlp.mlp_activation") is None:
-                activation, raw = run(
-                    model, lambda m: (m.layers[index].mlp.mlp_activation, m.layers[index].mlp.act_fn.output)
-                )
-                assert torch.equal(activation, raw), f"block {index}: mlp_activation is not act_fn.output"
+                if getattr(mlp, "act_fn", None) is not None:
+                    activation, raw = run(
+                        model, lambda m: (m.layers[index].mlp.mlp_activation, m.layers[index].mlp.act_fn.output)
+                    )
+                    assert torch.equal(activation, raw), f"block {index}: mlp_activation is not act_fn.output"
+                else:  # an activation function the forward calls, not a module: held to the neurons below
+                    activation = self.read_one(model, "mlp.mlp_activation", index)
                 assert activation.shape[-1] == mlp.intermediate_size
                 self._write_moves_logits(model, clean, "mlp.mlp_activation", index)
                 checked += 1
@@ -1048,11 +1062,12 @@ class FamilySuite:
             found[name] = box[0]
         pattern, queries, keys = found["attention_probabilities"], found["attention_queries"], found["attention_keys"]
         heads = axis_size(attn, "num_heads")
-        assert tuple(pattern.shape) == (1, heads, 1, n + 1), f"decode pattern: {tuple(pattern.shape)}"
+        queried = 1 if self.KEEPS_CACHE else n + 1  # without a cache the step runs the whole sequence again
+        assert tuple(pattern.shape) == (1, heads, queried, n + 1), f"decode pattern: {tuple(pattern.shape)}"
         sums = pattern.float().sum(-1)
         if not self.ATTENTION_SINK:
             assert torch.allclose(sums, torch.ones_like(sums), atol=1e-3)
-        assert queries.shape[2] == 1, f"decode queries: {tuple(queries.shape)}"
+        assert queries.shape[2] == queried, f"decode queries: {tuple(queries.shape)}"
         assert keys.shape[2] == pattern.shape[-1], "the keys are not as long as the pattern's key axis"
 
     def test_pattern_across_layers_and_traces(self, model):
@@ -1231,7 +1246,7 @@ class FamilySuite:
         def body(m):
             before = m.layers[0].layer_output
             m.skip_layers(1, last)
-            return before, m.layers[last].layer_output, m.norm.input
+            return before, m.layers[last].layer_output, (m.norm if self.final_norm() else m.lm_head).input
 
         before, after, final = run(model, body)
         assert torch.equal(before, after), "the last block's output is not block 0's"
@@ -1346,7 +1361,7 @@ class FamilySuite:
                 plain.append(model.logits)
         assert len(box) == 1 and len(plain) == 1, "the decode step was not reached"
         ids, mask, logits = box[0]
-        assert tuple(ids.shape) == (1, 1), f"decode ids: {tuple(ids.shape)}"
+        assert tuple(ids.shape) == (1, 1 if self.KEEPS_CACHE else n + 1), f"decode ids: {tuple(ids.shape)}"
         assert mask.dim() == 2 and mask.shape[0] == 1 and bool((mask == 1).all())
         if self.DECODE_MASK_COVERS_CACHE:
             assert mask.shape[1] == n + 1, (
@@ -1414,7 +1429,7 @@ class FamilySuite:
         stream, logits = run(model, lambda m: (m.layers[0].layer_output, m.logits))
         assert stream.shape[-1] == model.hidden_size
         assert logits.shape[-1] == model.vocab_size
-        head = model.lm_head._module
+        head = getattr(model, self.VOCAB_PROJECTION)._module
         assert head.weight.shape[0] == model.vocab_size
         assert model.embed_tokens._module.weight.shape[-1] == model.hidden_size
         width = getattr(config, self.MLP_WIDTH_KEY or "intermediate_size", None)

@@ -61,6 +61,31 @@ class _FromLogits(DerivedEProperty):
         )
 
 
+class _FamilyValue(EProperty):
+    """A root value a family may read elsewhere, or lack, with a module-level value of the same name.
+
+    The family module assigns `final_norm_output = unavailable("reason")` where the
+    model has no such module, or `final_norm_output = EProperty(key)` where the
+    standard module's first call is not the value (a norm the forward calls twice).
+    """
+
+    def _own(self, obj: Any) -> EProperty | None:
+        own = getattr(getattr(obj, "family", None), self.name, None)
+        return own if isinstance(own, EProperty) else None
+
+    def reason(self, obj: Any) -> str | None:
+        own = self._own(obj)
+        return super().reason(obj) if own is None else own.reason(obj)
+
+    def _key(self, obj: Any) -> str:
+        own = self._own(obj)
+        return super()._key(obj) if own is None else own._key(obj)
+
+    def _select(self, obj: Any) -> Any:
+        own = self._own(obj)
+        return super()._select(obj) if own is None else own._select(obj)
+
+
 class _FamilyLookup:
     """A root attribute a family may replace with a module-level function of the same name."""
 
@@ -740,15 +765,15 @@ class StandardizedTransformer(Standardized, TransformersModel):
     def input_size(self, value):
         raise AttributeError("input_size is the shape of input_ids and cannot be assigned; assign model.input_ids instead")
 
-    @EProperty("embed_tokens.output", description="The embedding module's output")
+    @_FamilyValue("embed_tokens.output", description="The embedding module's output")
     def token_embeddings(self, value) -> Residual:
         return value
 
-    @EProperty("norm.output", description="The final norm's output, what the head reads")
+    @_FamilyValue("norm.output", description="The final norm's output, what the head reads")
     def final_norm_output(self, value) -> Residual:
         return value
 
-    @EProperty("lm_head.output", description="The head's own projection")
+    @_FamilyValue("lm_head.output", description="The head's own projection")
     def lm_head_output(self, value) -> Logits:
         return value
 

@@ -48,6 +48,7 @@ from .own_attention import (
     own_value,
 )
 from .parallel import ParallelLayer, block_contribution, parallel_reason
+from .post_ln import NO_FINAL_NORM, POST_LN_ATTENTION, PostLNLayer, lm_head_only
 from .reasons import (
     DEFAULT_CONTRIBUTION,
     DEFAULT_HEAD,

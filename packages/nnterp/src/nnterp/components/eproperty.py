@@ -416,4 +416,5 @@ def put(attribute: str, current: Any, new: Any, select: int | str | None) -> Any
         return args, {**kwargs, select: new}
     items = list(current)
     items[select] = new
-    return tuple(items)
+    # A forward that concatenates the returned list (GPT-1's `[a] + outputs[1:]`) needs a list back.
+    return items if isinstance(current, list) else tuple(items)

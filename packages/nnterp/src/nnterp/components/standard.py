@@ -61,7 +61,9 @@ def first_tensor(value: Any) -> Any:
 def rewrap(envoy: Envoy, value: Any) -> Any:
     """Put `value` back where `first_tensor` took it from in `envoy`'s current output."""
     current = Mediator.value(f"{envoy.path}.output")
-    if isinstance(current, (tuple, list)):
+    if isinstance(current, list):  # a forward that concatenates lists (GPT-1's blocks) needs a list back
+        return [value, *current[1:]]
+    if isinstance(current, tuple):
         return (value, *current[1:])
     return value
 
