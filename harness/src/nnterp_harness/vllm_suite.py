@@ -57,6 +57,15 @@ WIDE_HEADS: dict[str, Any] = {"hidden_size": 128, "head_dim": 32, "intermediate_
 #: The unavailable values of every family on this engine.
 ALWAYS_UNAVAILABLE = frozenset({"attention_mask", "lm_head_output"})
 
+#: The values a mixture in vLLM's fused MoE kernel lacks, over `ALWAYS_UNAVAILABLE`: no neuron, no routing, no slot.
+FUSED_MOE_UNAVAILABLE = ALWAYS_UNAVAILABLE | {
+    "mlp.mlp_activation",
+    "mlp.mlp_neurons",
+    "mlp.expert_weights",
+    "mlp.expert_indices",
+    "mlp.expert_outputs",
+}
+
 #: The largest difference allowed between the engines, as a share of the transformers
 #: value's largest magnitude. Float32 on both sides; the attention kernels sum in
 #: different orders, so the values after the attention carry a little more.
@@ -79,6 +88,9 @@ DEFAULT_TOLERANCE: dict[str, float] = {
     "mlp.mlp_activation": 1e-5,
     "mlp.mlp_neurons": 1e-5,
     "mlp.mlp_output": 1e-5,
+    "mlp.router_logits": 1e-5,
+    "mlp.routed_output": 1e-5,
+    "mlp.shared_expert_output": 1e-5,
     "layer_output": 1e-5,
     "final_norm_output": 1e-5,
     "logits": 1e-5,

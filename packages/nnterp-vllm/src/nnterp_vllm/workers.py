@@ -185,6 +185,31 @@ def quiet_accelerator() -> None:
     from vllm.v1.worker.cpu_model_runner import _set_torch_accelerator_to_noop
 
     _set_torch_accelerator_to_noop()
+    _meta_kernels()
+
+
+#: vLLM's CPU kernels that its weight post-processing calls on the client's meta model too; they write into an
+#: output the caller allocated and return nothing, so on meta tensors there is nothing to compute.
+_WRITES_IN_PLACE = ("prepack_moe_weight",)
+_META_LIBRARY: list = []
+
+
+def _meta_kernels() -> None:
+    """Give the CPU kernels in `_WRITES_IN_PLACE` a meta implementation, once, so a meta model can be post-processed.
+
+    vLLM's fused MoE on the CPU prepacks its expert weights after loading; the client
+    builds its model on the meta device, where the kernel has no implementation.
+    """
+    if _META_LIBRARY:
+        return
+    import torch
+
+    library = torch.library.Library("_C", "IMPL")
+    for name in _WRITES_IN_PLACE:
+        if torch._C._dispatch_has_kernel_for_dispatch_key(f"_C::{name}", "Meta"):
+            continue
+        library.impl(name, lambda *args, **kwargs: None, "Meta")
+    _META_LIBRARY.append(library)
 
 
 __all__ = [

@@ -3,6 +3,7 @@
 from .attention import DECODE, Attention, causal_scores
 from .layer import FusedLayer, Layer
 from .mlp import GATED, ROUTED, Mlp, RoutedMlp, gated
+from .moe import Moe
 from .reasons import LM_HEAD, NO_MASK
 from .values import Flat, Rows, Sum
 
@@ -17,6 +18,7 @@ __all__ = [
     "FusedLayer",
     "Layer",
     "Mlp",
+    "Moe",
     "RoutedMlp",
     "Rows",
     "Sum",

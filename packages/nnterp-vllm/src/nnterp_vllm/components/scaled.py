@@ -15,9 +15,10 @@ from nnterp.components import Residual
 
 from .attention import Attention
 from .mlp import Mlp
+from .moe import Moe
 from .values import Flat
 
-__all__ = ["ScaledAttention", "ScaledMlp", "residual_multiplier"]
+__all__ = ["ScaledAttention", "ScaledMlp", "ScaledMoe", "residual_multiplier"]
 
 
 def residual_multiplier(envoy: Any) -> float:
@@ -52,6 +53,18 @@ class ScaledMlp(Mlp):
     POST_NORM: str | None = None
 
     @Flat(_contribution, description="What the MLP adds to the residual stream: its result, scaled")
+    def mlp_output(self, rows) -> Residual:
+        return rows * residual_multiplier(self)
+
+    @mlp_output.postprocess
+    def mlp_output(self, value):
+        return value / residual_multiplier(self)
+
+
+class ScaledMoe(Moe):
+    """A mixture whose result the block scales by ``residual_multiplier``: its contribution is that product."""
+
+    @Flat("output", description="What the MLP adds to the residual stream: its result, scaled")
     def mlp_output(self, rows) -> Residual:
         return rows * residual_multiplier(self)
 
