@@ -109,7 +109,7 @@ def test_tokenizer_matches_config(root: Path, name: str) -> None:
     for attr in ("bos_token_id", "eos_token_id", "pad_token_id", "unk_token_id"):
         assert getattr(tokenizer, attr) == SPECIAL_ID, attr
     for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
-        assert getattr(config, attr) == SPECIAL_ID, attr
+        assert getattr(config.get_text_config(), attr) == SPECIAL_ID, attr
     generation = json.loads((path / "generation_config.json").read_text())
     for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
         assert generation[attr] == SPECIAL_ID, attr

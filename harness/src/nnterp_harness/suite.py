@@ -345,7 +345,8 @@ class FamilySuite:
             kwargs.pop(own, None)
         # nnsight cannot guess the tokenizer of a local checkpoint offline.
         if kwargs["task"] == "image-text-to-text":
-            kwargs.setdefault("processor", AutoProcessor.from_pretrained(str(checkpoint)))
+            if "processor" not in kwargs:  # a given processor spares loading one (a checkpoint's may not load whole)
+                kwargs["processor"] = AutoProcessor.from_pretrained(str(checkpoint))
         else:
             kwargs.setdefault("tokenizer", AutoTokenizer.from_pretrained(str(checkpoint)))
         return nnsight.TransformersModel(str(checkpoint), **kwargs)

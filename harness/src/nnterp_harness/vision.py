@@ -8,6 +8,9 @@ with `LOAD_KWARGS = {"task": "image-text-to-text"}`, on the text stack.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import nnsight  # noqa: F401  - before any transformers modeling module
@@ -25,10 +28,22 @@ from .tokenizer import VOCAB_SIZE
 
 #: The image placeholder most processors expand.
 IMAGE_TOKEN = "<image>"
-#: The text vocabulary of a wrapper: the shared tokenizer plus its added image tokens.
-WRAPPED_VOCAB = VOCAB_SIZE + 4
 #: The question every wrapper test asks about its image.
 QUESTION = "The Eiffel Tower is in"
+
+#: The tokens added after the shared vocabulary, in id order; a wrapper uses those it needs.
+ADDED_TOKENS = (
+    IMAGE_TOKEN,
+    "<|vision_start|>",
+    "<|vision_end|>",
+    "<|image_pad|>",
+    "<|video_pad|>",
+    "<start_of_image>",
+    "<image_soft_token>",
+    "<end_of_image>",
+)
+#: The text vocabulary of a wrapper: the shared tokenizer plus its added image tokens.
+WRAPPED_VOCAB = VOCAB_SIZE + len(ADDED_TOKENS)
 
 #: A SigLIP tower shrunk to two blocks over a 32-pixel image of 8-pixel patches.
 SIGLIP_TOWER = {
@@ -42,14 +57,89 @@ SIGLIP_TOWER = {
     "attention_dropout": 0.0,
 }
 
-#: The tokens added after the shared vocabulary, in id order; a wrapper uses those it needs.
-ADDED_TOKENS = (IMAGE_TOKEN, "<|vision_start|>", "<|vision_end|>", "<|image_pad|>")
+#: The Qwen ViT shrunk to two blocks of width 32 over 8-pixel patches, merged 2x2.
+QWEN_VIT = {
+    "depth": 2,
+    "embed_dim": 32,
+    "num_heads": 2,
+    "mlp_ratio": 2,
+    "patch_size": 8,
+    "spatial_merge_size": 2,
+    "temporal_patch_size": 2,
+    "in_channels": 3,
+}
 
 
-def with_image_tokens(tokenizer: Any) -> Any:
-    """The shared tokenizer with `ADDED_TOKENS` appended as special tokens (ids from `VOCAB_SIZE` on)."""
+def with_image_tokens(tokenizer: Any, **named: str) -> Any:
+    """The shared tokenizer with `ADDED_TOKENS` appended as special tokens (ids from `VOCAB_SIZE` on).
+
+    `named` gives some of them the attribute names a processor reads off its tokenizer
+    (`image_token="<|image_pad|>"`).
+    """
     tokenizer.add_special_tokens({"additional_special_tokens": list(ADDED_TOKENS)})
+    if named:
+        # Saved into the tokenizer's config as named special tokens, so a reload has the attributes too.
+        tokenizer._set_model_specific_special_tokens(special_tokens=named)
     return tokenizer
+
+
+@contextmanager
+def _video_slot_optional() -> Iterator[None]:
+    """Let a processor class take `video_processor=None`.
+
+    Without torchvision transformers has no video processor class, and a processor
+    with a video slot (Qwen2-VL's) refuses to be built at all; images need none.
+    """
+    from transformers import ProcessorMixin
+
+    check = ProcessorMixin.check_argument_for_proper_class
+
+    def lenient(self: Any, name: str, argument: Any) -> Any:
+        return None if name == "video_processor" and argument is None else check(self, name, argument)
+
+    ProcessorMixin.check_argument_for_proper_class = lenient
+    try:
+        yield
+    finally:
+        ProcessorMixin.check_argument_for_proper_class = check
+
+
+class ProcessorParts:
+    """A processor's tokenizer, image processor and chat template, saved as its parts.
+
+    A checkpoint of a wrapper whose processor has a video slot saves these, so the
+    processor loads with `AutoProcessor` where torchvision is installed, and
+    `processor_of` builds it from them where it is not.
+    """
+
+    def __init__(self, tokenizer: Any, image_processor: Any, template: str) -> None:
+        self.tokenizer = tokenizer
+        self.image_processor = image_processor
+        self.chat_template = template
+
+    def save_pretrained(self, path: Any) -> None:
+        self.tokenizer.save_pretrained(path)
+        self.image_processor.save_pretrained(path)
+        (Path(path) / "chat_template.jinja").write_text(self.chat_template, encoding="utf-8")
+
+
+def processor_of(checkpoint: str, processor_class: str) -> Any:
+    """The processor `processor_class` of a wrapper checkpoint saved as `ProcessorParts`, with no video slot."""
+    import json
+
+    import transformers
+    from transformers import AutoTokenizer
+
+    path = locate.checkpoint_path(checkpoint)
+    # The saved class by name: an older release's auto class asks for torchvision first.
+    saved = json.loads((path / "preprocessor_config.json").read_text(encoding="utf-8"))["image_processor_type"]
+    with _video_slot_optional():
+        return getattr(transformers, processor_class)(
+            image_processor=getattr(transformers, saved).from_pretrained(path),
+            tokenizer=AutoTokenizer.from_pretrained(path),
+            video_processor=None,
+            chat_template=(path / "chat_template.jinja").read_text(encoding="utf-8"),
+        )
 
 
 def image_token_id(token: str = IMAGE_TOKEN) -> int:
@@ -111,12 +201,15 @@ class VisionSuite:
     IMAGE_SIDE = 32
     PATTERN_REASON: str | None = None
     IMAGE_SIZE_FIXED = True
+    #: Extra load arguments for both loads (a `processor=` built by `processor_of`).
+    LOAD_KWARGS: dict[str, Any] = {}
 
     @pytest.fixture(scope="class")
     @classmethod
     def model(cls) -> Any:
         path = locate.checkpoint_path(cls.CHECKPOINT)
-        return StandardizedTransformer(str(path), task="image-text-to-text", dispatch=True, attn_implementation="eager")
+        kwargs = {"task": "image-text-to-text", "dispatch": True, "attn_implementation": "eager", **cls.LOAD_KWARGS}
+        return StandardizedTransformer(str(path), **kwargs)
 
     @pytest.fixture(scope="class")
     @classmethod
@@ -258,8 +351,10 @@ class VisionSuite:
     def test_tower_pattern_is_not_causal(self, model):
         attn = model.vision.layers[0].self_attn
         if self.PATTERN_REASON is not None:
-            reason = model.vision.support()["self_attn.attention_probabilities"]
-            assert reason is not None and self.PATTERN_REASON in reason, reason
+            entry = model.vision.support()["self_attn.attention_probabilities"]
+            reasons = list(entry.values()) if isinstance(entry, dict) else [entry]
+            assert len(reasons) == model.vision.num_layers, entry
+            assert all(self.PATTERN_REASON in reason for reason in reasons), entry
             with pytest.raises(Unavailable):
                 with model.trace(prompt_for(model), images=self.images(0)):
                     attn.attention_probabilities.save()
@@ -353,6 +448,9 @@ __all__ = [
     "IMAGE_TOKEN",
     "PER_IMAGE",
     "QUESTION",
+    "QWEN_VIT",
+    "ProcessorParts",
+    "processor_of",
     "SIGLIP_TOWER",
     "VisionSuite",
     "WRAPPED_VOCAB",

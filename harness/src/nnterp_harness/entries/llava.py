@@ -1,4 +1,5 @@
 from ..entry import GROUPED_LLAMA_SHAPE, Entry
+from ..tokenizer import special_token_ids
 from ..vision import IMAGE_TOKEN, SIGLIP_TOWER, WRAPPED_VOCAB, chat_template, image_token_id, with_image_tokens
 
 
@@ -29,6 +30,7 @@ ENTRIES = (
                 "num_hidden_layers": 2,
                 "vocab_size": WRAPPED_VOCAB,
                 "tie_word_embeddings": True,
+                **special_token_ids(),
             },
             "vision_config": {"model_type": "siglip_vision_model", **SIGLIP_TOWER},
             "image_token_id": image_token_id(),

@@ -23,10 +23,11 @@ from jaxtyping import Bool, Float
 from nnsight.intervention.interleaver import Mediator
 from torch import Tensor
 
-from .attention import Attention
+from .attention import Attention, HeadOutputs, Keys, Queries, Values
 from .eproperty import EProperty, Unavailable, pick, unavailable
 from .layer import Layer, Residual
 from .mlp import Mlp
+from .reasons import needs_child
 from .standard import (
     BATCH,
     HIDDEN,
@@ -76,6 +77,19 @@ SIGLIP_TOWER_RENAME = {
     "out_proj": "o_proj",
     "fc2": "down_proj",
     "activation_fn": "act_fn",
+}
+
+
+#: The Qwen ViT's inner names, keyed relative to the tower. It has no final norm: the
+#: merger, the projector, norms its own input.
+QWEN_TOWER_RENAME = {
+    "blocks": "layers",
+    "norm1": "input_layernorm",
+    "norm2": "post_attention_layernorm",
+    "attn": "self_attn",
+    "proj": "o_proj",
+    "fc2": "down_proj",
+    "act": "act_fn",
 }
 
 
@@ -281,24 +295,36 @@ class QwenVisionAttention(VisionAttention):
     single tensor and carry `PER_IMAGE`.
     """
 
-    @EProperty("source.query_states_unsqueeze_0.output", description="The queries entering attention")
-    def attention_queries(self, value):
+    @EProperty("source.unsqueeze_0.output", description="The queries entering attention")
+    def attention_queries(self, value) -> Queries:
         return value
 
-    @EProperty("source.key_states_unsqueeze_0.output", description="The keys entering attention")
-    def attention_keys(self, value):
+    @EProperty("source.unsqueeze_1.output", description="The keys entering attention")
+    def attention_keys(self, value) -> Keys:
         return value
 
-    @EProperty("source.value_states_unsqueeze_0.output", description="The values entering attention")
-    def attention_values(self, value):
+    @EProperty("source.unsqueeze_2.output", description="The values entering attention")
+    def attention_values(self, value) -> Values:
         return value
 
     attention_scores = unavailable(PER_IMAGE)
     attention_probabilities = unavailable(PER_IMAGE)
 
     @EProperty("source.torch_cat_0.output", description="The per-head outputs before the output projection")
-    def attention_head_outputs(self, value):
+    def attention_head_outputs(self, value) -> HeadOutputs:
         return value
+
+    @EProperty(
+        "o_proj.input",
+        description="Every head's output side by side, as the output projection takes it",
+        unavailable=needs_child("o_proj", "attention"),
+    )
+    def attention_premix(self, value) -> HeadOutputs:
+        return as_patches(value).unflatten(-1, (self.num_heads, -1))
+
+    @attention_premix.postprocess
+    def attention_premix(self, value):
+        return value.flatten(-2).squeeze(0)
 
 
 class Vision(Standard):
