@@ -2,10 +2,10 @@
 
 import torch
 
+from nnterp.components import QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
 from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
-from nnterp.components import QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("qwen2_vl")

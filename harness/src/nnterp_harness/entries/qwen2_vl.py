@@ -1,6 +1,6 @@
 from ..entry import GROUPED_LLAMA_SHAPE, Entry
 from ..tokenizer import special_token_ids
-from ..vision import QWEN_VIT, ProcessorParts, WRAPPED_VOCAB, chat_template, image_token_id, with_image_tokens
+from ..vision import QWEN_VIT, WRAPPED_VOCAB, ProcessorParts, chat_template, image_token_id, with_image_tokens
 
 #: The image side, in pixels: two merged 2x2 groups of 8-pixel patches on each side.
 SIDE = 32

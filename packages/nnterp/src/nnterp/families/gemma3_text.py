@@ -11,16 +11,51 @@ rotary embedding, whose base differs between sliding-window and global blocks
 takes, after both. The embedding module scales by `sqrt(hidden_size)`, and the head's
 output is softcapped where the config sets `final_logit_softcapping`, which
 `project_on_vocab` applies too.
+
+Gemma 3's wrapper (`Gemma3ForConditionalGeneration`) holds this text model under
+`model.language_model` beside a SigLIP tower (`vision`); its projector pools the
+tower's normed output (`tower_output`) to `mm_tokens_per_image` rows per image,
+norms and projects them, and the wrapper scatters them in `Gemma3Model`. The
+wrapper returns the head's output without the softcap, so `project_on_vocab`
+softcaps on the causal LM only.
 """
 
-from transformers.models.gemma3.modeling_gemma3 import Gemma3Attention, Gemma3DecoderLayer, Gemma3MLP
+import torch
+from transformers.models.gemma3.modeling_gemma3 import (
+    Gemma3Attention,
+    Gemma3DecoderLayer,
+    Gemma3ForCausalLM,
+    Gemma3MLP,
+    Gemma3Model,
+)
+from transformers.models.siglip.modeling_siglip import (
+    SiglipAttention,
+    SiglipEncoderLayer,
+    SiglipMLP,
+    SiglipVisionModel,
+)
 
-from nnterp.components import SandwichAttention, SandwichLayer, SandwichMlp
+from nnterp.components import (
+    ImageScatter,
+    SandwichAttention,
+    SandwichLayer,
+    SandwichMlp,
+    Vision,
+    VisionAttention,
+    VisionLayer,
+    VisionMlp,
+)
+from nnterp.components.vision import SIGLIP_TOWER_RENAME, WRAPPED_TEXT_RENAME
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
+    **WRAPPED_TEXT_RENAME,
+    "model.vision_tower": "vision",
+    "model.multi_modal_projector": "projector",
+    **SIGLIP_TOWER_RENAME,
+    "post_layernorm": "norm",
 }
 
 
@@ -36,4 +71,24 @@ class Mlp(SandwichMlp):
     """Gemma 3's gated MLP; the contribution post-normed."""
 
 
-ENVOYS = {Gemma3DecoderLayer: Layer, Gemma3Attention: Attention, Gemma3MLP: Mlp}
+def project_on_vocab(model, hidden):
+    """The logit lens: the final norm and `lm_head`, then the softcap where the model applies it (the causal LM)."""
+    if not model.interleaver.interleaving:
+        hidden = hidden.to(model.lm_head._module.weight.device)
+    logits = model.lm_head(model.norm(hidden))
+    cap = model.config.get_text_config().final_logit_softcapping
+    if cap and isinstance(model._module, Gemma3ForCausalLM):
+        logits = cap * torch.tanh(logits / cap)
+    return logits
+
+
+ENVOYS = {
+    Gemma3DecoderLayer: Layer,
+    Gemma3Attention: Attention,
+    Gemma3MLP: Mlp,
+    SiglipVisionModel: Vision,
+    SiglipEncoderLayer: VisionLayer,
+    SiglipAttention: VisionAttention,
+    SiglipMLP: VisionMlp,
+    Gemma3Model: ImageScatter,
+}

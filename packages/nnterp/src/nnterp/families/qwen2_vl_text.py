@@ -11,6 +11,7 @@ every image's patches into one row and calls the attention once per image, so it
 pattern and scores are unavailable (`PER_IMAGE`).
 """
 
+from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2MLP as Qwen2VLMLP
 from transformers.models.qwen2_vl.modeling_qwen2_vl import (
     Qwen2VisionTransformerPretrainedModel,
     Qwen2VLAttention,
@@ -18,7 +19,6 @@ from transformers.models.qwen2_vl.modeling_qwen2_vl import (
     Qwen2VLModel,
     Qwen2VLVisionBlock,
 )
-from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2MLP as Qwen2VLMLP
 from transformers.models.qwen2_vl.modeling_qwen2_vl import VisionAttention as Qwen2VLVisionAttention
 from transformers.models.qwen2_vl.modeling_qwen2_vl import VisionMlp as Qwen2VLVisionMlp
 

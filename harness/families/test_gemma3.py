@@ -1,0 +1,34 @@
+"""Gemma 3, end to end: a SigLIP tower pooled by the projector, on Gemma 3's sandwich text blocks."""
+
+import torch
+
+from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.suite import FamilySuite, rows
+from nnterp_harness.vision import VisionSuite, prompt_for
+
+skip_unless_known("gemma3")
+FAMILY = family("gemma3_text")
+
+
+class TestGemma3Vision(VisionSuite):
+    CHECKPOINT = "gemma3"
+    FAMILY = FAMILY
+
+    def test_the_projector_pools_the_tower_output(self, model):
+        box = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            tower = model.vision.tower_output.save()
+            received = model.projector.input.save()
+            features = model.vision.image_features.save()
+            box.append((tower, received, features))
+        tower, received, features = box[0]
+        assert torch.equal(received, tower)
+        assert features.shape[0] == model.config.mm_tokens_per_image < tower.shape[1]
+
+
+class TestGemma3Text(FamilySuite):
+    CHECKPOINT = "gemma3"
+    FAMILY = FAMILY
+    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
+    MLP_NORM = "pre_feedforward_layernorm"
+    LOAD_KWARGS = {"task": "image-text-to-text"}
