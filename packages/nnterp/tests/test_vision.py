@@ -1,0 +1,107 @@
+"""The vision components on the pinned wrappers: llava (SigLIP on Qwen2), qwen2_vl (packed Qwen ViT), gemma3."""
+
+import numpy as np
+import pytest
+import torch
+
+import nnterp
+from nnterp import StandardizedTransformer, Unavailable
+from nnterp.components import ImageFeatures, ImageTokenMask, Patches
+from nnterp.components.vision import NO_PROJECTOR, PER_IMAGE, TEXT_ONLY, scatter_call, scatter_host
+
+WRAPPERS = ("llava", "qwen2_vl", "gemma3")
+
+
+def processor_for(name):
+    if name != "qwen2_vl":
+        return {}
+    from nnterp_harness.vision import processor_of
+
+    return {"processor": processor_of(name, "Qwen2VLProcessor")}
+
+
+@pytest.fixture(scope="module", params=WRAPPERS)
+def wrapper(request, path):
+    name = request.param
+    kwargs = {"task": "image-text-to-text", "dispatch": True, "attn_implementation": "eager", **processor_for(name)}
+    return name, StandardizedTransformer(path(name), **kwargs)
+
+
+def picture(seed):
+    from PIL import Image
+
+    return Image.fromarray((np.random.RandomState(seed).rand(32, 32, 3) * 255).astype("uint8"))
+
+
+def prompt(model, images=1):
+    content = [{"type": "image"}] * images + [{"type": "text", "text": "The Eiffel Tower is in"}]
+    return model.processor.apply_chat_template(
+        [{"role": "user", "content": content}], add_generation_prompt=True, tokenize=False
+    )
+
+
+def test_layouts_are_exported():
+    assert Patches.dim_str.split() == ["images", "patches", "vision_hidden_size"]
+    assert ImageTokenMask.dim_str.split() == ["batch", "seq"]
+    assert ImageFeatures.dim_str.split() == ["image_tokens", "hidden_size"]
+    assert nnterp.components.Vision.image_features.layout is ImageFeatures
+
+
+def test_the_family_is_the_text_models(wrapper):
+    name, model = wrapper
+    expected = {"llava": "qwen2", "qwen2_vl": "qwen2_vl_text", "gemma3": "gemma3_text"}[name]
+    assert model.family.__name__ == f"nnterp.families.{expected}"
+    assert model.tokenizer is model.processor.tokenizer
+
+
+def test_features_are_read_at_the_scatter(wrapper):
+    _, model = wrapper
+    host, envoy = scatter_host(model)
+    assert isinstance(envoy, nnterp.components.ImageScatter) and host == "model"
+    assert scatter_call(model) == ("model.source.inputs_embeds_masked_scatter_0", 1)
+    box = []
+    with model.trace(prompt(model), images=[picture(0)]):
+        mask = model.vision.image_token_mask.save()
+        features = model.vision.image_features.save()
+        first = model.layers[0].layer_input.save()
+        box.append((mask, features, first))
+    mask, features, first = box[0]
+    assert torch.equal(first[mask], features)
+
+
+def test_support_and_sizes(wrapper):
+    name, model = wrapper
+    rows = model.support()
+    assert rows["vision.image_features"] is None and rows["vision.layer_output"] is None
+    pattern = rows["vision.self_attn.attention_probabilities"]
+    if name == "qwen2_vl":
+        assert all(reason == PER_IMAGE for reason in pattern.values())
+        with pytest.raises(Unavailable, match="own resolution"):
+            model.vision.image_size  # noqa: B018
+    else:
+        assert pattern is None
+        assert model.vision.image_size == 32
+    assert model.vision.num_layers == 2 and model.vision.vision_hidden_size == 32
+
+
+def test_a_text_only_load_serves_no_image(path):
+    model = StandardizedTransformer(path("llava"), dispatch=True)
+    assert model.vision.no_images() == TEXT_ONLY
+    assert model.vision.support() == {}
+    assert not any(name.startswith("vision.") for name in model.support())
+
+
+def test_a_family_without_a_projector_serves_no_image(path):
+    from nnterp.families import qwen2
+
+    rename = {key: value for key, value in qwen2.RENAME.items() if value != "projector"}
+
+    class Family:
+        RENAME = rename
+        ENVOYS = qwen2.ENVOYS
+
+    model = StandardizedTransformer(path("llava"), family=Family, task="image-text-to-text", dispatch=True)
+    assert model.vision.no_images() == NO_PROJECTOR
+    with pytest.raises(Unavailable, match="projector"):
+        with model.trace(prompt(model), images=[picture(0)]):
+            model.vision.image_features.save()
