@@ -54,6 +54,7 @@ def main() -> None:
     kinds = {t: kind(t) for t in types}
     if args.kinds:
         types = [t for t in types if kinds[t] in args.kinds]
+    types.sort(key=lambda t: (KINDS.index(kinds[t]), t))  # dense first: a run cut short still counts them
     args.out.parent.mkdir(parents=True, exist_ok=True)
 
     def record(reports: list[Report]) -> dict:

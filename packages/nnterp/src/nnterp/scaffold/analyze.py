@@ -176,6 +176,9 @@ def _overrides(config: Any) -> dict[str, Any]:
     for key, value in MIXTURE.items():
         if key in values and (values[key] is None or isinstance(values[key], int)):
             overrides[key] = value
+    for key, value in values.items():
+        if key.endswith("shared_experts") and key.startswith("n") and value is None:
+            overrides[key] = 1  # a shared-expert count left unset breaks the build
     if isinstance(values.get("n_group"), int) and values["n_group"] > 1:
         overrides.update(n_group=4, topk_group=2)
     if isinstance(values.get("first_k_dense_replace"), int) and values["first_k_dense_replace"] > 0:
@@ -196,7 +199,8 @@ def _overrides(config: Any) -> dict[str, Any]:
             # A multiplier left at one hides a draft that forgets it.
             overrides[key] = 0.5
     kinds = getattr(config, "layer_types", None)
-    if isinstance(kinds, list) and kinds and all(isinstance(kind, str) for kind in kinds):
+    settable = _has(config, "layer_types")  # a list derived from other keys follows them
+    if settable and isinstance(kinds, list) and kinds and all(isinstance(kind, str) for kind in kinds):
         distinct = list(dict.fromkeys(kinds))
         layers = max(len(distinct), 2)
         overrides["layer_types"] = (distinct * layers)[:layers]
