@@ -84,7 +84,7 @@ def _own_arithmetic(attention: type) -> bool:
 
 def family_row(model_type: str, module: Any, releases: dict[str, list[str]] | None = None) -> Row:
     """The coverage row of one family module."""
-    from .components import Attention, Layer, Standard
+    from .components import Attention, EProperty, Layer, Standard
     from .standardized import SIZES
 
     doc = (module.__doc__ or "").strip()
@@ -110,6 +110,10 @@ def family_row(model_type: str, module: Any, releases: dict[str, list[str]] | No
                 unavailable[f"{prefix}{name}"] = descriptor.unavailable
             elif (predicate := _predicate(descriptor)) is not None:
                 conditional.setdefault(predicate, []).append(f"{prefix}{name}")
+    # A root value the family lacks is a module-level marker of the value's name (a post-LN model's final norm).
+    for name, descriptor in vars(module).items():
+        if isinstance(descriptor, EProperty) and descriptor.is_marker():
+            unavailable[name] = descriptor.unavailable
     sizes = [name for name in SIZES if callable(getattr(module, name, None))]
     if sizes:
         traits.append("own sizes: " + ", ".join(sizes))
