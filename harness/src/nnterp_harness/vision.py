@@ -386,7 +386,7 @@ class VisionSuite:
         with model.trace(prompt_for(model, 2), images=self.images(0, 1)):
             box.append(model.vision.layers[0].layer_output.save())
         rows = box[0]
-        if model.vision.PACKED:
+        if model.vision.ONE_ROW:
             assert rows.shape[0] == 1
         else:
             assert rows.shape[0] == 2

@@ -80,6 +80,26 @@ SIGLIP_TOWER_RENAME = {
 }
 
 
+#: Pixtral's inner names, keyed relative to the tower. It has no final norm.
+PIXTRAL_TOWER_RENAME = {
+    "patch_conv": "patch_embed",
+    "transformer.layers": "layers",
+    "attention_norm": "input_layernorm",
+    "ffn_norm": "post_attention_layernorm",
+    "attention": "self_attn",
+    "feed_forward": "mlp",
+}
+
+#: A Llava-built wrapper around a SigLIP tower (llava, gemma3): the text model, the tower
+#: and its final norm over the patches, and the projector.
+SIGLIP_WRAPPER_RENAME = {
+    **WRAPPED_TEXT_RENAME,
+    "model.vision_tower": "vision",
+    "model.multi_modal_projector": "projector",
+    **SIGLIP_TOWER_RENAME,
+    "post_layernorm": "norm",
+}
+
 #: The Qwen ViT's inner names, keyed relative to the tower. It has no final norm: the
 #: merger, the projector, norms its own input.
 QWEN_TOWER_RENAME = {
@@ -332,10 +352,13 @@ class Vision(Standard):
 
     The sizes are read off the tower's own config and shadow the root's for the
     tower's values; `hidden_size` is not one of them, since `image_features` has the
-    text model's width. `PACKED` says the tower runs on `[patches, width]`.
+    text model's width.
     """
 
+    #: The tower runs on `[patches, width]`, with no images axis.
     PACKED = False
+    #: Every image's patches share one row of the tower's values.
+    ONE_ROW = False
 
     # -- availability ---------------------------------------------------------------
 
@@ -473,6 +496,7 @@ class QwenVision(Vision):
     """
 
     PACKED = True
+    ONE_ROW = True
     image_size = property(variable_resolution)
 
     @property
@@ -495,10 +519,11 @@ class QwenVision(Vision):
 class PixtralVision(Vision):
     """Pixtral's tower: the images' grids cropped and packed into one row, no fixed resolution.
 
-    `patch_embeddings` is the packed row entering `ln_pre`.
+    The blocks run on `[1, patches, width]`, and `patch_embeddings` is that packed row
+    as it enters `ln_pre`, after the convolution's per-image grids are cropped and joined.
     """
 
-    PACKED = True
+    ONE_ROW = True
     image_size = property(variable_resolution)
 
     @EProperty(
@@ -508,10 +533,6 @@ class PixtralVision(Vision):
     )
     def patch_embeddings(self, value) -> Patches:
         return as_patches(value)
-
-    @patch_embeddings.postprocess
-    def patch_embeddings(self, value):
-        return value.reshape(-1, value.shape[-1])
 
 
 __all__ = [

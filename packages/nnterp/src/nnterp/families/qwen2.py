@@ -22,17 +22,13 @@ from transformers.models.siglip.modeling_siglip import (
 )
 
 from nnterp.components import Attention, ImageScatter, Layer, Mlp, Vision, VisionAttention, VisionLayer, VisionMlp
-from nnterp.components.vision import SIGLIP_TOWER_RENAME, WRAPPED_TEXT_RENAME
+from nnterp.components.vision import SIGLIP_WRAPPER_RENAME
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
-    **WRAPPED_TEXT_RENAME,
-    "model.vision_tower": "vision",
-    "model.multi_modal_projector": "projector",
-    **SIGLIP_TOWER_RENAME,
-    "post_layernorm": "norm",
+    **SIGLIP_WRAPPER_RENAME,
 }
 
 
