@@ -1,17 +1,10 @@
 """Mamba (`MambaForCausalLM`), end to end: two Mamba-1 mixer blocks and no attention or MLP."""
 
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import MIXER_ONLY, ROUTING_NEEDED, RecurrentChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import FamilySuite, rows
 
 FAMILY = family("mamba")
-
-#: `EXPECTED_UNAVAILABLE` of a block that is a norm and a mixer only.
-MIXER_ONLY = {
-    "layer_mid": "no post_attention_layernorm module",
-    "mlp_norm_output": "no post_attention_layernorm module",
-    "mlp_input": "no mlp module",
-}
 
 
 class TestMamba(RecurrentChecks, FamilySuite):

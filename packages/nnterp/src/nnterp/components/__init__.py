@@ -116,6 +116,15 @@ from .standard import (
     rewrap,
     seq_first,
 )
+from .state_space import (
+    SSDHeadOutputs,
+    SSDKeys,
+    SSDQueries,
+    SSDValues,
+    StateSpace,
+    chunk_per_token,
+    needs_per_token_chunks,
+)
 from .tokens import TokenEProperty
 from .vision import (
     ImageFeatures,
