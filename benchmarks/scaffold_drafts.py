@@ -79,5 +79,6 @@ def main() -> None:
         print(f"  failing drafts that marked nothing for a person: {data[name]['failing_unflagged'] or 'none'}")
         print("  failing suite methods:", data[name]["failing_methods"])
 
+
 if __name__ == "__main__":
     main()

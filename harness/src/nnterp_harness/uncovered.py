@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     reports = survey(types, args.run, jobs=args.jobs)
     data = write_summary(reports, args.run / "summary.json")
-    print(f"{len(data['clean'])} of {len(reports)} drafts pass the whole suite unedited; summary in {args.run / 'summary.json'}")
+    print(
+        f"{len(data['clean'])} of {len(reports)} drafts pass the whole suite unedited; summary in {args.run / 'summary.json'}"
+    )
     return 0
 
 

@@ -4,8 +4,8 @@ import ast
 import subprocess
 import sys
 
-from nnterp.scaffold import analyze, scaffold
-from nnterp.scaffold.render import family_module, rename, test_module
+from nnterp.scaffold import analyze, render, scaffold
+from nnterp.scaffold.render import family_module, rename
 
 
 def test_a_llama_shaped_type_is_drafted_passed_and_reported_clean(tmp_path):
@@ -51,17 +51,21 @@ def test_what_it_cannot_place_is_named_with_its_forward_line():
     # The residual add inside each sublayer ends it: no parallel block, no post norm.
     assert not bloom.parallel and bloom.attention.post_norm is None
     assert bloom.attention.adds_residual and bloom.mlp.adds_residual
-    family, suite = family_module(bloom), test_module(bloom)
+    family, suite = family_module(bloom), render.test_module(bloom)
     assert "def off_interface(self) -> str | None:" in family
-    assert "attention_output = unavailable(ADDS_RESIDUAL)" in family and "mlp_output = unavailable(ADDS_RESIDUAL)" in family
+    assert (
+        "attention_output = unavailable(ADDS_RESIDUAL)" in family
+        and "mlp_output = unavailable(ADDS_RESIDUAL)" in family
+    )
     for key in ("self_attn.attention_queries", "self_attn.attention_output", "mlp.mlp_output"):
-        assert f"{key!r}: \"the scaffold's draft does not place\"" in suite, key
+        assert f'{key!r}: "the scaffold\'s draft does not place"' in suite, key
 
 
 def test_a_block_multiplier_takes_the_scaled_components():
     granite = analyze("granite")
     assert granite.attention.multiplier == granite.mlp.multiplier == "residual_multiplier"
-    assert granite.overrides["residual_multiplier"] == 0.5  # a multiplier left at one would hide a draft that forgets it
+    # A multiplier left at one would hide a draft that forgets it.
+    assert granite.overrides["residual_multiplier"] == 0.5
     assert granite.after_head == "logits_scaling"
     text = family_module(granite)
     assert "class Attention(ScaledAttention):" in text and "class Mlp(ScaledMlp):" in text
@@ -82,17 +86,22 @@ def test_a_feed_forward_path_run_inline_has_no_mlp_module():
     assert table["model.decoder.final_layer_norm"] == "norm" and "final_layer_norm" not in table
     text = family_module(opt)
     assert "mlp_input = unavailable(NO_MLP)" in text and "-> FlatResidual:" in text
-    assert "mlp=None" in test_module(opt)
+    assert "mlp=None" in render.test_module(opt)
 
 
 def test_a_mixture_is_placed_from_its_children_and_forwards():
     qwen = analyze("qwen2_moe")
     mixture = qwen.mixture
-    assert (mixture.router, mixture.experts, mixture.scoring, mixture.logits) == ("gate", "experts", "softmax", "F_linear_0")
+    assert (mixture.router, mixture.experts, mixture.scoring, mixture.logits) == (
+        "gate",
+        "experts",
+        "softmax",
+        "F_linear_0",
+    )
     # The shared expert's output is gated in the forward: its second binding is the contribution.
     assert mixture.shared == "source.shared_expert_output_1.output" and mixture.sourced
     assert qwen.dense_mlp_class == "Qwen2MoeMLP"
-    text, suite = family_module(qwen), test_module(qwen)
+    text, suite = family_module(qwen), render.test_module(qwen)
     assert "class Moe(Moe):" in text and 'ROUTER = "gate"' in text and "Qwen2MoeSparseMoeBlock: Moe" in text
     assert "(MixtureChecks, FamilySuite)" in suite and "ROUTER_EXTRA_CLASSES = (draft.Mlp,)" in suite
     deepseek = analyze("deepseek_v3")
@@ -101,7 +110,7 @@ def test_a_mixture_is_placed_from_its_children_and_forwards():
     granite = analyze("granitemoe")
     assert granite.mixture.router == "router" and granite.mixture.scoring == "topk_softmax"
     assert "class Moe(ScaledMoe):" in family_module(granite)
-    assert "MOE_UNAVAILABLE" in test_module(granite)
+    assert "MOE_UNAVAILABLE" in render.test_module(granite)
 
 
 def test_the_shrink_keeps_sizes_that_must_agree():
@@ -120,7 +129,8 @@ def test_gpt2_spellings_become_standard_names():
 def test_the_command_writes_the_files_without_running(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "nnterp", "scaffold", "qwen3", "--out", str(tmp_path / "q"), "--no-run"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
     assert "scaffold qwen3" in result.stdout

@@ -51,7 +51,9 @@ class Report:
         if self.error:
             lines.append(f"  could not draft or run: {self.error}")
         else:
-            lines.append(f"  FamilySuite on the draft: {self.passed} passed, {len(self.failed)} failed, {self.skipped} skipped")
+            lines.append(
+                f"  FamilySuite on the draft: {self.passed} passed, {len(self.failed)} failed, {self.skipped} skipped"
+            )
             lines += [f"  failed: {name}" for name in self.failed]
         if self.needs_person:
             lines.append("  needs a person:")
@@ -90,8 +92,18 @@ def run_suite(test_file: Path, report: Report) -> None:
     junit = test_file.parent / "suite.xml"
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     subprocess.run(
-        [sys.executable, "-m", "pytest", str(test_file), "-q", "-p", "no:cacheprovider", "--rootdir", str(test_file.parent),
-         f"--junitxml={junit}"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(test_file),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(test_file.parent),
+            f"--junitxml={junit}",
+        ],
         capture_output=True,
         text=True,
         env=env,

@@ -30,7 +30,13 @@ SHRINK: dict[str, Any] = {
     "initializer_range": 0.15,
 }
 #: Latent attention's sizes (a low-rank query and key/value, a rotated and a plain part of each head).
-LATENT: dict[str, int] = {"q_lora_rank": 32, "kv_lora_rank": 32, "qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 16}
+LATENT: dict[str, int] = {
+    "q_lora_rank": 32,
+    "kv_lora_rank": 32,
+    "qk_rope_head_dim": 8,
+    "qk_nope_head_dim": 16,
+    "v_head_dim": 16,
+}
 #: A mixture's sizes: eight routed experts, two per token, narrow experts, groups of two.
 MIXTURE: dict[str, int] = {
     "num_experts": 8,
@@ -366,7 +372,9 @@ def _is_add(node: ast.stmt) -> bool:
 
 def _scaled(node: ast.stmt) -> bool:
     value = getattr(node, "value", None)
-    return any(isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Mult, ast.Div)) for sub in ast.walk(value or node))
+    return any(
+        isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Mult, ast.Div)) for sub in ast.walk(value or node)
+    )
 
 
 def _decide(test: ast.expr, block: torch.nn.Module) -> bool | None:
@@ -506,7 +514,11 @@ def _norm_after(module: torch.nn.Module, marker: str) -> str | None:
     if start < 0:
         return None
     return next(
-        (name for name, child in _children(module).items() if _is_norm(child) and f"self.{name}(" in source[start + len(marker) :]),
+        (
+            name
+            for name, child in _children(module).items()
+            if _is_norm(child) and f"self.{name}(" in source[start + len(marker) :]
+        ),
         None,
     )
 
@@ -570,7 +582,11 @@ def _mixture(analysis: Analysis, module: torch.nn.Module) -> Mixture | None:
             for n, c in parts.items()
             if n != experts
             and "shared" not in n
-            and ("router" in type(c).__name__.lower() or n in ("gate", "router") or getattr(c, "out_features", None) == num)
+            and (
+                "router" in type(c).__name__.lower()
+                or n in ("gate", "router")
+                or getattr(c, "out_features", None) == num
+            )
         ),
         None,
     )
@@ -699,7 +715,9 @@ def analyze(model_type: str) -> Analysis:
         if analysis.mlp_generic:
             linears = [n for n, c in parts.items() if isinstance(c, torch.nn.Linear)]
             analysis.down_proj = linears[-1] if len(linears) > 1 else None
-            analysis.act_fn = next((n for n, c in parts.items() if type(c).__module__ == "torch.nn.modules.activation"), None)
+            analysis.act_fn = next(
+                (n for n, c in parts.items() if type(c).__module__ == "torch.nn.modules.activation"), None
+            )
         analysis.gated = "gate_proj" in parts and "up_proj" in parts
         analysis.plain_up = "up_proj" in parts and "gate_proj" not in parts
         analysis.fused_gate_up = "gate_up_proj" in parts
@@ -715,9 +733,10 @@ def analyze(model_type: str) -> Analysis:
     if analysis.inline_mlp is not None:
         down = block.get_submodule(analysis.inline_mlp[1])
         keys = [k for k, v in sorted(config.to_dict().items()) if v == down.in_features and isinstance(v, int)]
-        analysis.width_key = next((k for k in keys if k != "intermediate_size"), None) if "intermediate_size" not in keys else None
+        analysis.width_key = (
+            next((k for k in keys if k != "intermediate_size"), None) if "intermediate_size" not in keys else None
+        )
         if analysis.width_key:
             analysis.own_sizes["intermediate_size"] = f"the feed-forward width, config.{analysis.width_key}"
     analysis.after_head = _head_ops(model)
     return analysis
-

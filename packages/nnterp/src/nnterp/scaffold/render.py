@@ -50,7 +50,11 @@ def rename(a: Analysis) -> dict[str, str]:
             table[native] = standard
     attn = a.attention.native if a.attention else None
     mlp = a.mlp.native if a.mlp else None
-    for host, native, standard in ((attn, a.o_proj, "o_proj"), (mlp, a.down_proj, "down_proj"), (mlp, a.act_fn, "act_fn")):
+    for host, native, standard in (
+        (attn, a.o_proj, "o_proj"),
+        (mlp, a.down_proj, "down_proj"),
+        (mlp, a.act_fn, "act_fn"),
+    ):
         if host and native and native != standard:
             table[f"{host}.{native}"] = f"{host}.{standard}"
     return table
@@ -75,7 +79,9 @@ def _layer_body(a: Analysis) -> tuple[list[str], set[str]]:
         body += ["    attention_norm_output = unavailable(POST_NORM_ATTENTION)", ""]
         reasons.add("POST_NORM_ATTENTION")
     elif a.attention and names["input_layernorm"] is None:
-        body += _value("attention_norm_output", f"{a.attention.pre_norm}.output", "The normed stream the attention reads")
+        body += _value(
+            "attention_norm_output", f"{a.attention.pre_norm}.output", "The normed stream the attention reads"
+        )
     if a.parallel:
         body += ["    layer_mid = unavailable(PARALLEL)", ""]
         reasons.add("PARALLEL")
@@ -89,13 +95,19 @@ def _layer_body(a: Analysis) -> tuple[list[str], set[str]]:
     elif a.mlp and (names["post_attention_layernorm"] is None or a.flat):
         layout = "FlatResidual" if a.flat else "Residual"
         flat = ", flat over tokens" if a.flat else ""
-        body += _value("layer_mid", f"{a.mlp.pre_norm}.input", f"The residual stream after the attention add{flat}", layout)
-        body += _value("mlp_norm_output", f"{a.mlp.pre_norm}.output", f"The normed stream entering the MLP{flat}", layout)
+        body += _value(
+            "layer_mid", f"{a.mlp.pre_norm}.input", f"The residual stream after the attention add{flat}", layout
+        )
+        body += _value(
+            "mlp_norm_output", f"{a.mlp.pre_norm}.output", f"The normed stream entering the MLP{flat}", layout
+        )
     if a.inline_mlp:
         body += ["    mlp_input = unavailable(NO_MLP)", ""]
         if not a.flat:
             body += _value(
-                "mlp_output", f"{a.inline_mlp[1]}.output", f"What the feed-forward path adds to the residual stream: {a.inline_mlp[1]}'s output"
+                "mlp_output",
+                f"{a.inline_mlp[1]}.output",
+                f"What the feed-forward path adds to the residual stream: {a.inline_mlp[1]}'s output",
             )
     return body, reasons
 
@@ -109,7 +121,9 @@ def _sublayer_body(sub: Any, value: str, what: str) -> list[str]:
             f'    {value} = scaled_output("What the {what} adds to the residual stream, normed and scaled", key="../{sub.post_norm}.output")',
             "",
         ]
-    return _value(value, f"../{sub.post_norm}.output", f"What the {what} adds to the residual stream: the {sub.post_norm} output")
+    return _value(
+        value, f"../{sub.post_norm}.output", f"What the {what} adds to the residual stream: the {sub.post_norm} output"
+    )
 
 
 def _inside(sub: Any, value: str) -> list[str]:
@@ -140,7 +154,10 @@ def _mixture_body(a: Analysis) -> list[str]:
     if m.shared:
         lines.append(f'    SHARED = "{m.shared}"')
     if m.sourced:
-        lines += ["    # The gated shared expert is a binding of this forward, read after the experts ran inside it.", "    sourced = True"]
+        lines += [
+            "    # The gated shared expert is a binding of this forward, read after the experts ran inside it.",
+            "    sourced = True",
+        ]
     return [*lines, ""]
 
 
@@ -168,7 +185,9 @@ def family_module(a: Analysis) -> str:
     mlp_class = a.mlp_class if a.mlp_class and not a.mlp_generic else None
     imports = list(dict.fromkeys(c for c in (a.block_class, a.attention_class, mlp_class, a.dense_mlp_class) if c))
     layer_body, reasons = _layer_body(a)
-    attention_body = _sublayer_body(a.attention, "attention_output", "attention") + _inside(a.attention, "attention_output")
+    attention_body = _sublayer_body(a.attention, "attention_output", "attention") + _inside(
+        a.attention, "attention_output"
+    )
     mlp_body = _sublayer_body(a.mlp, "mlp_output", "MLP") + _inside(a.mlp, "mlp_output")
     if a.interface_gap:
         attention_body += [
@@ -321,7 +340,9 @@ def _quirks(a: Analysis) -> list[str]:
         found.append(f"`{a.premix_norm}` norms the head outputs before the output projection.")
     if a.inline_mlp:
         flat = ", on the stream flat over tokens" if a.flat else ""
-        found.append(f"The block runs its feed-forward path inline (`{a.inline_mlp[0]}` ... `{a.inline_mlp[1]}`){flat}.")
+        found.append(
+            f"The block runs its feed-forward path inline (`{a.inline_mlp[0]}` ... `{a.inline_mlp[1]}`){flat}."
+        )
     if a.mixture:
         shared = f", the shared expert `{a.mixture.shared_child}`" if a.mixture.shared_child else ", no shared expert"
         found.append(f"The mixture scores its router logits by `{a.mixture.scoring}`{shared}.")
@@ -412,7 +433,9 @@ def test_module(a: Analysis) -> str:
     if a.latent:
         quirks.append('    REFUSES_IN_PLACE = ("attention_values",)')
     if a.premix_norm:
-        quirks.append(f"    PREMIX_IS_HEAD_OUTPUTS = False  # {a.premix_norm} norms the heads before the output projection")
+        quirks.append(
+            f"    PREMIX_IS_HEAD_OUTPUTS = False  # {a.premix_norm} norms the heads before the output projection"
+        )
     if a.fused_gate_up or a.neurons_norm:
         quirks.append("    NEURONS_FROM_ACTIVATION = False")
     if a.plain_up:
