@@ -79,6 +79,7 @@ from .scaled import (
     residual_multiplier,
     scaled_output,
 )
+from .scaled_routing import ScaledRoutedMoe, routed_scale
 from .selective_scan import ScanDecays, ScanQK, ScanState, ScanStates, ScanSteps, ScanValues, SelectiveScan
 from .standard import (
     BATCH,
