@@ -8,7 +8,9 @@ checkpoint and runs the suite on the draft. It prints a line per type and writes
 ones with their failing suite methods, and what each draft marked as needing a
 person.
 
-    python benchmarks/scaffold_drafts.py [--types TYPE ...] [--kinds dense moe recurrent] [--jobs N] [--out FILE]
+    python benchmarks/scaffold_drafts.py [--types TYPE ...] [--kinds dense moe recurrent] [--jobs N] [--out FILE] [--merge]
+
+A run cut short keeps what landed; `--merge` runs the rest later into the same file.
 """
 
 from __future__ import annotations
@@ -43,27 +45,57 @@ def kind(model_type: str) -> str:
     return "dense"
 
 
+def summarize(reports: dict[str, dict], kinds: dict[str, str], requested: list[str]) -> dict:
+    """The results file: per kind, the summary of the reports and the requested types not run yet; the reports themselves."""
+    data: dict = {}
+    for name in KINDS:
+        part = [Report(model_type=t, out=Path(), **fields) for t, fields in sorted(reports.items()) if kinds[t] == name]
+        pending = sorted(t for t in requested if kinds[t] == name and t not in reports)
+        if part or pending:
+            data[name] = {**summary(part), "not_run": pending}
+    data["reports"] = {t: {"kind": kinds[t], **fields} for t, fields in sorted(reports.items())}
+    return data
+
+
+def fields(report: Report) -> dict:
+    """What the results file keeps of a report."""
+    return {
+        "passed": report.passed,
+        "skipped": report.skipped,
+        "failed": report.failed,
+        "error": report.error,
+        "needs_person": report.needs_person,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--types", "--only", nargs="*", dest="types", help="restrict to these model types")
     parser.add_argument("--kinds", nargs="*", choices=KINDS, help="restrict to these kinds of family")
     parser.add_argument("--jobs", type=int, default=1, help="drafts built and run at once, one process each")
     parser.add_argument("--out", type=Path, default=RESULTS / "scaffold_drafts.json", help="where the summary goes")
+    parser.add_argument(
+        "--merge", action="store_true", help="keep the reports already in --out for the types this run does not redo"
+    )
     args = parser.parse_args()
-    types = [t for t in known() if not args.types or t in args.types]
-    kinds = {t: kind(t) for t in types}
+    shipped = known()
+    types = [t for t in shipped if not args.types or t in args.types]
+    kinds = {t: kind(t) for t in shipped}
     if args.kinds:
         types = [t for t in types if kinds[t] in args.kinds]
     types.sort(key=lambda t: (KINDS.index(kinds[t]), t))  # dense first: a run cut short still counts them
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    kept: dict[str, dict] = {}
+    if args.merge and args.out.is_file():
+        previous = json.loads(args.out.read_text(encoding="utf-8")).get("reports", {})
+        kept = {
+            t: {k: v for k, v in r.items() if k != "kind"} for t, r in previous.items() if t in kinds and t not in types
+        }
+    requested = sorted({*types, *kept})
 
     def record(reports: list[Report]) -> dict:
-        """The summary per kind of the reports so far, written to `args.out` (a cut-short run keeps what landed)."""
-        data: dict = {"requested": len(types)}
-        for name in KINDS:
-            part = [r for r in reports if kinds[r.model_type] == name]
-            if part:
-                data[name] = summary(part)
+        """Write the results of the reports so far to `args.out` (a run cut short keeps what landed)."""
+        data = summarize({**kept, **{r.model_type: fields(r) for r in reports}}, kinds, requested)
         args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return data
 
@@ -71,7 +103,7 @@ def main() -> None:
         reports = survey(types, Path(root), jobs=args.jobs, landed=record)
     data = record(reports)
     for name in KINDS:
-        if name not in data:
+        if name not in data or not data[name]["drafted"]:
             continue
         part, clean = data[name]["drafted"], data[name]["clean"]
         print(f"{name}: {len(clean)} of {part} drafts ({len(clean) / part:.0%}) pass the whole FamilySuite unedited")

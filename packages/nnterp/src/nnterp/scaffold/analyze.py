@@ -1,10 +1,15 @@
 """What a causal-LM type's code says about its standard values: read off a tiny instance and its forwards' source.
 
 `analyze(model_type)` builds the type from a shrunk config of the installed
-transformers (nothing is downloaded), finds the containers, the block's children
-and the head in the module tree, and walks the block's `forward` statement by
-statement to place each sublayer's norm, contribution and residual add. What it
-cannot place is recorded in `Analysis.needs_person`, naming the forward line.
+transformers (nothing is downloaded; one forward proves the shrunk sizes agree),
+finds the containers, the block's children and the head in the module tree, and
+walks the block's `forward` statement by statement to place each sublayer's norm,
+contribution and residual add. A branch on the block's own attributes is decided on
+the instance; a mixture of experts is placed from its children (router, experts,
+shared expert) and the order of its router's operations; a feed-forward path the
+block runs inline, an `nn.Sequential` MLP and a multiplier on each contribution are
+recognized. What it cannot place is recorded in `Analysis.needs_person`, naming the
+forward line.
 """
 
 from __future__ import annotations
