@@ -16,7 +16,7 @@ from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTra
 
 from nnterp_harness import checkpoints, facts, locate, release  # noqa: E402
 from nnterp_harness.tokenizer import SPECIAL_ID, SPECIAL_TOKEN, VOCAB_SIZE, build_tokenizer  # noqa: E402
-from nnterp_harness.vision import ADDED_TOKENS  # noqa: E402
+from nnterp_harness.vision import WRAPPED_VOCAB_LIMIT  # noqa: E402
 
 TINY_LIMIT = 1_000_000
 DEMO_LIMIT = 20_000_000
@@ -77,7 +77,7 @@ def test_tiny_config_shape(root: Path, name: str) -> None:
     tower = getattr(config, "vision_config", None)
     assert text.hidden_size <= 64
     assert 2 <= text.num_hidden_layers <= 4
-    assert text.vocab_size <= VOCAB_SIZE + (len(ADDED_TOKENS) if tower is not None else 0)
+    assert text.vocab_size <= (WRAPPED_VOCAB_LIMIT if tower is not None else VOCAB_SIZE)
     if tower is not None:
         assert getattr(tower, "hidden_size", 0) <= 64 and getattr(tower, "embed_dim", 0) <= 64
         depth = getattr(tower, "num_hidden_layers", None) or getattr(tower, "depth", None)

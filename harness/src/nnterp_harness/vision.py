@@ -44,6 +44,8 @@ ADDED_TOKENS = (
 )
 #: The text vocabulary of a wrapper: the shared tokenizer plus its added image tokens.
 WRAPPED_VOCAB = VOCAB_SIZE + len(ADDED_TOKENS)
+#: The most a wrapper's vocabulary may hold: some processors add tokens of their own.
+WRAPPED_VOCAB_LIMIT = WRAPPED_VOCAB + 8
 
 #: A SigLIP tower shrunk to two blocks over a 32-pixel image of 8-pixel patches.
 SIGLIP_TOWER = {
@@ -454,6 +456,7 @@ __all__ = [
     "SIGLIP_TOWER",
     "VisionSuite",
     "WRAPPED_VOCAB",
+    "WRAPPED_VOCAB_LIMIT",
     "chat_template",
     "image",
     "image_token_id",
