@@ -93,6 +93,17 @@ def selective_scan_states(keys, values, decays, betas) -> torch.Tensor:
     return torch.stack(found, dim=1)
 
 
+#: The writes the kernel-value test makes: noise on the projections (the kernel l2-normalizes a DeltaNet's queries
+#: and keys, so a scale would vanish), a longer memory and weaker writes on the gates (their signs must hold).
+WRITES = {
+    "attention_queries": perturbed,
+    "attention_keys": perturbed,
+    "attention_values": perturbed,
+    "decays": lambda value: value * 2,
+    "betas": lambda value: value * 0.5,
+}
+
+
 def reason_of(model: Any, index: int, name: str) -> str | None:
     return model.support(layer=index)[f"linear_attn.{name}"]
 
@@ -314,7 +325,7 @@ class RecurrentChecks:
 
             def assign(m, name=name):
                 mix = m.layers[index].linear_attn
-                setattr(mix, name, perturbed(getattr(mix, name)))
+                setattr(mix, name, WRITES[name](getattr(mix, name)))
                 return m.logits
 
             assert moved(run(model, assign), clean["logits"]), f"assigning {name} did not move the logits"

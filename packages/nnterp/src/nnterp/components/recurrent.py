@@ -444,8 +444,11 @@ class HybridLayer(Layer):
 
     def __getattr__(self, name: str) -> Any:
         try:
-            return super().__getattr__(name)
+            value = super().__getattr__(name)
         except AttributeError:
             if name in type(self).MIXERS:
                 raise AttributeError(f"no {name} module on this block ({self.path})") from None
             raise
+        if value is None and name in type(self).MIXERS:  # a block that sets the mixer it lacks to None
+            raise AttributeError(f"no {name} module on this block ({self.path})")
+        return value
