@@ -31,6 +31,16 @@ class TestNanoChat(FamilySuite):
         assert torch.equal(final, head_in), "final_norm_output is not what the head reads"
         assert torch.equal(final, model.norm._module(last)), "final_norm_output is not the norm of the last block"
 
+    def test_the_norms_second_call_is_the_second_occurrence(self, model):
+        box = []
+        with model.trace(PROMPT) as tracer:
+            box.append(model.norm.output)
+            with tracer.iter[1]:
+                box.append(model.norm.output)
+            box.append(model.final_norm_output)
+        first, second, final = box
+        assert torch.equal(second, final) and not torch.equal(first, final)
+
     def test_trace_through_standard_names(self, model):
         # The suite's version reads `norm.output` after the last block, which is the norm's
         # first call here and has run before block 0: read in forward order instead.
