@@ -162,3 +162,13 @@ def test_the_survey_lists_uncovered_types_and_sums_up_reports(tmp_path):
     assert data["failing_methods"] == {"test_contribution_identity": 2}
     assert data["failing_unflagged"] == ["c"]
     assert data["not_drafted"] == {"d": "ValueError: no list of 3 blocks"}
+
+
+def test_an_embedding_edited_in_place_is_named():
+    ctrl = analyze("ctrl")
+    edits = [item for item in ctrl.needs_person if "embedding output in place" in item]
+    assert len(edits) == 1 and "inputs_embeds *= np.sqrt(self.d_model_size)" in edits[0]
+    assert (
+        ctrl.mlp_generic
+        and 'ENVOYS = {EncoderLayer: Layer, MultiHeadAttention: Attention, "mlp": Mlp}' in family_module(ctrl)
+    )

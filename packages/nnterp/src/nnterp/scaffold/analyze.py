@@ -494,6 +494,27 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
             )
 
 
+def _embedding_edits(analysis: Analysis, inner: torch.nn.Module) -> None:
+    """Name an in-place edit of the embedding output in the container's forward: the tensor served changes under it."""
+    try:
+        source = textwrap.dedent(inspect.getsource(type(inner).forward))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):
+        return
+    embedded = {"inputs_embeds"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and f"self.{analysis.embed}(input_ids" in ast.unparse(node.value):
+            embedded |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+    lines = source.splitlines()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id in embedded:
+            line = lines[node.lineno - 1].strip()
+            analysis.needs_person.append(
+                f"the model edits the embedding output in place (line {node.lineno}: {line!r}): "
+                "token_embeddings holds the edited tensor once the forward moves on"
+            )
+
+
 def _head_ops(model: torch.nn.Module) -> str | None:
     """What the causal-LM forward does to the head's output, as the draft's `project_on_vocab` writes it."""
     try:
@@ -743,5 +764,7 @@ def analyze(model_type: str) -> Analysis:
         )
         if analysis.width_key:
             analysis.own_sizes["intermediate_size"] = f"the feed-forward width, config.{analysis.width_key}"
+    if embed:
+        _embedding_edits(analysis, model.get_submodule(container) if container else model)
     analysis.after_head = _head_ops(model)
     return analysis
