@@ -301,7 +301,8 @@ class VLLMSuite:
             probs = engine.next_token_probs.save()
         with torch.no_grad(), hf.trace(PROMPT):
             hf_ids = hf.input_ids.save()
-            hf_embeddings = hf.token_embeddings.save()
+            # A copy at the read: a model may scale its embedding module's output in place later (CTRL).
+            hf_embeddings = hf.token_embeddings.clone().save()
             hf_final = hf.final_norm_output.save()
             hf_logits = hf.logits[:, -1:].save()
             hf_probs = hf.next_token_probs.save()
