@@ -5,35 +5,25 @@ import torch
 
 from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
+from nnterp_harness.scaled_routing import ScaledRoutingChecks
 from nnterp_harness.sliding import SlidingWindowChecks
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("laguna")
 
 
-class TestLaguna(MixtureChecks, SlidingWindowChecks, FamilySuite):
+class TestLaguna(MixtureChecks, ScaledRoutingChecks, SlidingWindowChecks, FamilySuite):
     CHECKPOINT = "laguna"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS
     EXPECTED_UNAVAILABLE = dict(ROUTED_EXPERTS)
     PREMIX_IS_HEAD_OUTPUTS = False
+    SCALE_KEY = "moe_routed_scaling_factor"
     ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
 
     def test_mlp_layer_types_decide_the_mixture_blocks(self, model):
         kinds = [isinstance(block.mlp, FAMILY.Moe) for block in model.layers]
         assert kinds == [kind == "sparse" for kind in model.config.mlp_layer_types] == [False, True]
-
-    def test_routed_output_is_the_experts_sum_times_the_factor(self, model):
-        factor = model.config.moe_routed_scaling_factor
-        assert factor != 1.0
-
-        def body(m):
-            mixture = m.layers[1].mlp
-            return mixture.expert_outputs, mixture.experts.output, mixture.routed_output
-
-        slots, experts, routed = run(model, body)
-        assert torch.equal(routed[0], experts * factor)
-        assert torch.allclose(slots.sum(2), routed, atol=1e-6)
 
     def test_weights_are_the_renormalized_sigmoid_scores_of_the_softcapped_logits(self, model):
         def body(m):
