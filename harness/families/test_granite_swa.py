@@ -3,33 +3,18 @@
 import torch
 
 from nnterp_harness.release import family
+from nnterp_harness.scaled import ResidualScaleChecks
 from nnterp_harness.sliding import SlidingWindowChecks
 from nnterp_harness.suite import LLAMA_ROWS, FamilySuite, run
 
 FAMILY = family("granite_swa")
 
 
-class TestGraniteSwa(SlidingWindowChecks, FamilySuite):
+class TestGraniteSwa(ResidualScaleChecks, SlidingWindowChecks, FamilySuite):
     CHECKPOINT = "granite_swa"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS
-
-    def test_the_contributions_are_the_scaled_outputs(self, model):
-        multiplier = model.config.residual_multiplier
-        assert multiplier != 1.0
-
-        def body(m):
-            block = m.layers[1]
-            return (
-                block.self_attn.output[0],
-                block.self_attn.attention_output,
-                block.mlp.output,
-                block.mlp.mlp_output,
-            )
-
-        attn_raw, attn, mlp_raw, mlp = run(model, body)
-        assert torch.equal(attn, attn_raw * multiplier)
-        assert torch.equal(mlp, mlp_raw * multiplier)
+    SCALED_BLOCK = 1
 
     def test_the_sink_scales_each_querys_mix(self, model):
         attn = model.layers[0].self_attn
@@ -47,7 +32,3 @@ class TestGraniteSwa(SlidingWindowChecks, FamilySuite):
         expected = (mixed * scale.unsqueeze(-1)).transpose(1, 2)
         assert torch.allclose(heads, expected, atol=1e-6)
         assert not torch.allclose(heads, mixed.transpose(1, 2), atol=1e-6)
-
-    def test_logits_are_the_head_divided_by_logits_scaling(self, model):
-        head, logits = run(model, lambda m: (m.lm_head_output, m.logits))
-        assert torch.equal(logits, head / model.config.logits_scaling)

@@ -6,25 +6,17 @@ so the suite's identity holds here to float32 ulps, not bit for bit.
 
 import torch
 
+from nnterp_harness.parallel import OneNormParallelChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import FamilySuite, rows
 
 FAMILY = family("phi")
 
 
-class TestPhi(FamilySuite):
+class TestPhi(OneNormParallelChecks, FamilySuite):
     CHECKPOINT = "phi"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "final_layernorm", ln2=None)
-    EXPECTED_UNAVAILABLE = {"layer_mid": "a parallel block"}
-    MLP_NORM = "input_layernorm"
-    MLP_NORM_BEFORE_ATTENTION = True
-
-    def test_one_norm_feeds_both_sublayers(self, model):
-        with model.trace("The Eiffel Tower is in"):
-            attn_in = model.layers[0].attention_norm_output.save()
-            mlp_in = model.layers[0].mlp_norm_output.save()
-        assert torch.equal(attn_in, mlp_in)
 
     def test_the_contributions_are_the_dropout_calls(self, model):
         block = model.layers[1]
