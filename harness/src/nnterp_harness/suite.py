@@ -458,11 +458,11 @@ class FamilySuite:
     def expected_kv_heads(self, attn: Any) -> int:
         return axis_size(attn, "num_heads") if self.KV_HEADS_EXPANDED else axis_size(attn, "num_kv_heads")
 
-    def n_tokens(self, clean: dict) -> int:
     def final_norm(self) -> bool:
         """Whether the model has a final norm: `final_norm_output` is not expected unavailable (a post-LN model)."""
         return "final_norm_output" not in self.EXPECTED_UNAVAILABLE
 
+    def n_tokens(self, clean: dict) -> int:
         return clean["input_ids"].shape[1]
 
     # == names ==========================================================================
@@ -1251,7 +1251,7 @@ class FamilySuite:
 
         before, after, final = run(model, body)
         assert torch.equal(before, after), "the last block's output is not block 0's"
-        assert torch.equal(before, final), "the final norm did not receive block 0's stream"
+        assert torch.equal(before, final), "the final norm (the head, without one) did not receive block 0's stream"
 
     def test_skip_layers_with_a_given_stream(self, model, clean):
         if len(model.layers) < 2:
