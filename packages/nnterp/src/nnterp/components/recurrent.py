@@ -274,6 +274,12 @@ class RecurrentMixer(Standard):
     STATE_OP: str | None = None
     STEP_STATE_OP: str | None = None
     PROMPT_LOOP: str | None = None
+    #: Where each kernel takes its arguments by name: a position, or the keyword it is passed under.
+    CHUNK_ARGUMENTS: dict[str, int | str] = {}
+    RECURRENT_ARGUMENTS: dict[str, int | str] = {}
+    #: Inside the decode kernel, the binding of the new state as the cache receives it, where the kernel
+    #: returns none (`state_output` on a decode step).
+    STEP_OUTPUT_OP: str | None = None
 
     # -- the kernels ------------------------------------------------------------------
 
@@ -328,6 +334,33 @@ class RecurrentMixer(Standard):
     def _kernel_inputs(self) -> tuple[tuple, dict]:
         """This call's kernel arguments `(args, kwargs)`, read at the kernel call."""
         return Mediator.value(f"{getattr(self.source, type(self).KERNEL(self)).path}.input")
+
+    def _arguments(self) -> dict[str, int | str]:
+        cls = type(self)
+        return cls.RECURRENT_ARGUMENTS if self._decoding() else cls.CHUNK_ARGUMENTS
+
+    def argument(self, inputs: tuple[tuple, dict], name: str) -> Any:
+        """Kernel argument `name` of this call's `(args, kwargs)`, by the kernel's argument table."""
+        args, kwargs = inputs
+        where = self._arguments()[name]
+        if isinstance(where, str):
+            return kwargs.get(where)
+        return args[where] if where < len(args) else kwargs.get(name)
+
+    def with_argument(self, inputs: tuple[tuple, dict], name: str, value: Any) -> tuple[tuple, dict]:
+        """`inputs` with kernel argument `name` replaced by `value`."""
+        args, kwargs = inputs
+        where = self._arguments()[name]
+        if isinstance(where, str) or where >= len(args):
+            return args, {**kwargs, (where if isinstance(where, str) else name): value}
+        return (*args[:where], value, *args[where + 1 :]), kwargs
+
+    def _state_output_key(self) -> str:
+        """Where `state_output` is read: the prompt kernel's second result, the decode kernel's new-state binding."""
+        label = type(self).KERNEL(self)
+        if label == type(self).RECURRENT_KERNEL and self.STEP_OUTPUT_OP is not None:
+            return f"{body_path(self, label)}.{self.STEP_OUTPUT_OP}.output"
+        return f"source.{label}.output"
 
     def _decoding(self) -> bool:
         """Whether this call runs the decode kernel."""

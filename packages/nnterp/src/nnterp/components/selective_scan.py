@@ -51,6 +51,8 @@ class SelectiveScan(RecurrentMixer):
     STATE_OP = "ssm_state_3"
     STEP_STATE_OP = "ssm_state_0"
     STEP_OUTPUT_OP = "ssm_state_to_0"
+    CHUNK_ARGUMENTS = CHUNK_ARGUMENTS
+    RECURRENT_ARGUMENTS = RECURRENT_ARGUMENTS
     HEAD_OUTPUT_OPS = {"mamba_selective_scan_0": "scan_output_5", "mamba_selective_state_update_0": "out_1"}
 
     # -- sizes ------------------------------------------------------------------------
@@ -71,27 +73,6 @@ class SelectiveScan(RecurrentMixer):
         return 1
 
     # -- the kernels' arguments -------------------------------------------------------------
-
-    def _arguments(self) -> dict[str, int | str]:
-        return RECURRENT_ARGUMENTS if self._decoding() else CHUNK_ARGUMENTS
-
-    def argument(self, inputs: tuple[tuple, dict], name: str) -> Any:
-        """Kernel argument `name` (`x`, `dt`, `A`, `B`, `C`, `state`, `bias`, ...) of this call's inputs."""
-        args, kwargs = inputs
-        where = self._arguments()[name]
-        if isinstance(where, str):
-            return kwargs.get(where)
-        if where < len(args):
-            return args[where]
-        keywords = {"D": "D", "z": "z", "state": "state"}
-        return kwargs.get(keywords.get(name, name))
-
-    def with_argument(self, inputs: tuple[tuple, dict], name: str, value: Any) -> tuple[tuple, dict]:
-        args, kwargs = inputs
-        where = self._arguments()[name]
-        if isinstance(where, str) or where >= len(args):
-            return args, {**kwargs, (where if isinstance(where, str) else name): value}
-        return (*args[:where], value, *args[where + 1 :]), kwargs
 
     def _tokens_first(self, tensor: Any) -> Any:
         """A channel-first argument as `[batch, seq, ...]`: the prompt's sequence axis moved, a decode step's added."""
@@ -208,12 +189,6 @@ class SelectiveScan(RecurrentMixer):
     @attention_head_outputs.postprocess
     def attention_head_outputs(self, value):
         return self._channel_first(value)
-
-    def _state_output_key(self) -> str:
-        label = type(self).KERNEL(self)
-        if label == type(self).RECURRENT_KERNEL:
-            return f"{body_path(self, label)}.{self.STEP_OUTPUT_OP}.output"
-        return f"source.{label}.output"
 
     @EProperty(
         lambda envoy: envoy._state_output_key(),

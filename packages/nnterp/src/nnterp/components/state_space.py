@@ -99,7 +99,9 @@ class StateSpace(RecurrentMixer):
     #: The chunk scan's state at every chunk boundary, the initial state first.
     BOUNDARY_STATES = "new_states_0"
     #: The decode kernel's new state.
-    STEP_STATE = "ssm_states_0"
+    STEP_OUTPUT_OP = "ssm_states_0"
+    CHUNK_ARGUMENTS = CHUNK_ARGUMENTS
+    RECURRENT_ARGUMENTS = RECURRENT_ARGUMENTS
 
     # -- sizes ------------------------------------------------------------------------
 
@@ -127,24 +129,6 @@ class StateSpace(RecurrentMixer):
         return NO_TOKEN_STATE
 
     # -- the kernels' arguments ---------------------------------------------------------------
-
-    def _arguments(self) -> dict[str, int | str]:
-        return RECURRENT_ARGUMENTS if self._decoding() else CHUNK_ARGUMENTS
-
-    def argument(self, inputs: tuple[tuple, dict], name: str) -> Any:
-        """Kernel argument `name` (`x`, `dt`, `A`, `B`, `C`, `bias`, `state`) of this call's inputs."""
-        args, kwargs = inputs
-        where = self._arguments()[name]
-        if isinstance(where, str):
-            return kwargs.get(where)
-        return args[where] if where < len(args) else kwargs.get(name)
-
-    def with_argument(self, inputs: tuple[tuple, dict], name: str, value: Any) -> tuple[tuple, dict]:
-        args, kwargs = inputs
-        where = self._arguments()[name]
-        if isinstance(where, str) or where >= len(args):
-            return args, {**kwargs, (where if isinstance(where, str) else name): value}
-        return (*args[:where], value, *args[where + 1 :]), kwargs
 
     def _read(self, inputs, name):
         value = self.argument(inputs, name)
@@ -272,12 +256,6 @@ class StateSpace(RecurrentMixer):
     def attention_head_outputs(self, value):
         return value[:, 0] if self._decoding() else value
 
-    def _state_output_key(self) -> str:
-        label = type(self).KERNEL(self)
-        if label == type(self).RECURRENT_KERNEL:
-            return f"{body_path(self, label)}.{self.STEP_STATE}.output"
-        return f"source.{label}.output"
-
     @EProperty(
         lambda envoy: envoy._state_output_key(),
         select=lambda envoy: None if envoy._decoding() else 1,
@@ -293,7 +271,7 @@ class StateSpace(RecurrentMixer):
         """The state after every token of the call, off the chunk boundaries; read-only."""
         label = type(self).KERNEL(self)
         if label == type(self).RECURRENT_KERNEL:
-            op = walk(self, f"{body_path(self, label)}.{self.STEP_STATE}")
+            op = walk(self, f"{body_path(self, label)}.{self.STEP_OUTPUT_OP}")
             return Mediator.value(f"{op.path}.output").unsqueeze(1)
         op = walk(self, f"{body_path(self, label)}.{self.BOUNDARY_STATES}")
         return Mediator.value(f"{op.path}.output")[:, 1:].clone()
