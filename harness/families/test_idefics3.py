@@ -5,15 +5,18 @@ import torch
 from nnterp.components.vision import scatter_call
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
-from nnterp_harness.vision import VisionSuite, prompt_for
+from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("idefics3")
 FAMILY = family("llama")
+#: Built from its parts: transformers 5.17 cannot load the saved image processor without torchvision.
+PROCESSOR = processor_of("idefics3", "Idefics3Processor", video_slot=False)
 
 
 class TestIdefics3Vision(VisionSuite):
     CHECKPOINT = "idefics3"
     FAMILY = FAMILY
+    LOAD_KWARGS = {"processor": PROCESSOR}
 
     def test_features_are_read_at_the_helper_call(self, model):
         assert scatter_call(model) == ("model.source.self_inputs_merger_0", "image_hidden_states")
@@ -31,4 +34,4 @@ class TestIdefics3Text(FamilySuite):
     CHECKPOINT = "idefics3"
     FAMILY = FAMILY
     NATIVE = rows("model.text_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = {"task": "image-text-to-text"}
+    LOAD_KWARGS = {"task": "image-text-to-text", "processor": PROCESSOR}

@@ -125,23 +125,57 @@ class ProcessorParts:
         (Path(path) / "chat_template.jinja").write_text(self.chat_template, encoding="utf-8")
 
 
-def processor_of(checkpoint: str, processor_class: str) -> Any:
-    """The processor `processor_class` of a wrapper checkpoint saved as `ProcessorParts`, with no video slot."""
+def _pil_class(path: Path, name: str) -> Any:
+    """The PIL image processor `name` from its model's module, or `None` (the top-level name may be a stand-in)."""
+    import importlib
+    import json
+
+    model_type = json.loads((path / "config.json").read_text(encoding="utf-8"))["model_type"]
+    for owner in (model_type, *_PIL_MODULES.get(model_type, ())):
+        try:
+            module = importlib.import_module(f"transformers.models.{owner}.image_processing_pil_{owner}")
+        except ImportError:
+            continue
+        if hasattr(module, name):
+            return getattr(module, name)
+    return None
+
+
+#: Wrappers whose image processor lives in another model's module.
+_PIL_MODULES = {"qwen2_5_vl": ("qwen2_vl",)}
+
+
+def processor_of(checkpoint: str, processor_class: str, video_slot: bool = True) -> Any:
+    """The processor `processor_class` of a wrapper checkpoint, built from its saved parts.
+
+    For a processor with a video slot (`video_slot`), saved as `ProcessorParts`, the
+    slot is left empty. The image processor is the saved class's PIL variant where the
+    release has one: an older release's auto class and base class ask for torchvision.
+    The processor's own settings come from `processor_config.json` where it exists.
+    """
     import json
 
     import transformers
     from transformers import AutoTokenizer
 
     path = locate.checkpoint_path(checkpoint)
-    # The saved class by name: an older release's auto class asks for torchvision first.
-    saved = json.loads((path / "preprocessor_config.json").read_text(encoding="utf-8"))["image_processor_type"]
+    settings: dict[str, Any] = {}
+    if (path / "processor_config.json").is_file():
+        settings = json.loads((path / "processor_config.json").read_text(encoding="utf-8"))
+    images = settings.pop("image_processor", None)
+    if images is None:
+        images = json.loads((path / "preprocessor_config.json").read_text(encoding="utf-8"))
+    saved = images["image_processor_type"].removesuffix("Pil")
+    image_class = _pil_class(path, f"{saved}Pil") or getattr(transformers, saved)
+    image_processor = image_class(**{key: value for key, value in images.items() if key != "image_processor_type"})
+    own = {key: value for key, value in settings.items() if key not in ("processor_class", "video_processor")}
+    parts = {"image_processor": image_processor, "tokenizer": AutoTokenizer.from_pretrained(path), **own}
+    if (path / "chat_template.jinja").is_file():
+        parts["chat_template"] = (path / "chat_template.jinja").read_text(encoding="utf-8")
+    if not video_slot:
+        return getattr(transformers, processor_class)(**parts)
     with _video_slot_optional():
-        return getattr(transformers, processor_class)(
-            image_processor=getattr(transformers, saved).from_pretrained(path),
-            tokenizer=AutoTokenizer.from_pretrained(path),
-            video_processor=None,
-            chat_template=(path / "chat_template.jinja").read_text(encoding="utf-8"),
-        )
+        return getattr(transformers, processor_class)(video_processor=None, **parts)
 
 
 def image_token_id(token: str = IMAGE_TOKEN) -> int:
