@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sys
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any
@@ -280,6 +281,16 @@ def _repair(config: Any, overrides: dict[str, Any], error: Exception) -> bool:
         base = {"rope_type": "default", "rope_theta": float((rope or {}).get("rope_theta", 10000.0))}
         overrides["rope_parameters"] = {kind: dict(base) for kind in dict.fromkeys(kinds)}
         return True
+    per_kind = overrides.get("rope_parameters")
+    if isinstance(per_kind, dict) and not any("mrope_section" in (v or {}) for v in per_kind.values()):
+        modeling = sys.modules.get(type(config).__module__.replace(".configuration_", ".modeling_"))
+        if modeling is not None and "mrope_section" in inspect.getsource(modeling):
+            # Multimodal rotary sections sized for the full head: split the shrunk head's frequencies in three.
+            half = SHRINK["head_dim"] // 2
+            section = [half - 2 * (half // 3), half // 3, half // 3]
+            for value in per_kind.values():
+                value["mrope_section"] = sorted(section, reverse=True)
+            return True
     return False
 
 
