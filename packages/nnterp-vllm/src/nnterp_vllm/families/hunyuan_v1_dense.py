@@ -6,7 +6,11 @@ normed, as vLLM's attention layer takes it. vLLM has no Hunyuan dense of its own
 vLLM's linear layers and attention layer (``self_attn.attn``) inside, and the values carry the batch axis.
 """
 
-from transformers.models.hunyuan_v1_dense.modeling_hunyuan_v1_dense import HunYuanDenseV1Attention, HunYuanDenseV1DecoderLayer, HunYuanDenseV1MLP
+from transformers.models.hunyuan_v1_dense.modeling_hunyuan_v1_dense import (
+    HunYuanDenseV1Attention,
+    HunYuanDenseV1DecoderLayer,
+    HunYuanDenseV1MLP,
+)
 
 from nnterp.components.vllm import transformers_backend as base
 
