@@ -26,7 +26,12 @@ class TestGraniteMoeSwa(SlidingWindowChecks, MixtureChecks, FamilySuite):
 
         def body(m):
             block = m.layers[1]
-            return block.mlp.routed_output, block.mlp.shared_expert_output, block.shared_mlp.output, block.mlp.mlp_output
+            return (
+                block.mlp.routed_output,
+                block.mlp.shared_expert_output,
+                block.shared_mlp.output,
+                block.mlp.mlp_output,
+            )
 
         routed, shared, raw_shared, contribution = run(model, body)
         assert torch.equal(shared, raw_shared)
