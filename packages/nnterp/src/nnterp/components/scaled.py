@@ -18,6 +18,7 @@ from .eproperty import EProperty
 from .layer import Residual
 from .mlp import Mlp
 from .moe import Moe
+from .own_attention import always
 from .standard import first_tensor, rewrap
 
 
@@ -33,10 +34,13 @@ def _repack(raw: Any, tensor: Any) -> Any:
     return tensor
 
 
-def scaled_output(description: str, key: str = "output") -> EProperty:
-    """A contribution read as `residual_multiplier * output` of the host module, or of the module at `key`."""
+def scaled_output(description: str, key: Any = "output", unavailable: Any = None) -> EProperty:
+    """A contribution read as `residual_multiplier * output` of the host module, or of the module at `key`.
 
-    @EProperty(key, description=description)
+    A `key` inside a forward passes its `unavailable` predicate along.
+    """
+
+    @EProperty(key, description=description, unavailable=unavailable)
     def contribution(self, value) -> Residual:
         return first_tensor(value) * residual_multiplier(self)
 
@@ -99,6 +103,7 @@ class ScaledSiblingMoe(ScaledMoe):
     mlp_output = scaled_output(
         "What the mixture and the block's shared expert add to the residual stream, after the block's multiplier",
         key=lambda envoy: f"../source.{envoy.SUM}.output" if envoy.has_sibling() else "output",
+        unavailable=always,
     )
 
 

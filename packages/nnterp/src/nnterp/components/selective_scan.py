@@ -120,7 +120,7 @@ class SelectiveScan(RecurrentMixer):
 
     @EProperty(
         kernel("inputs"),
-        description="x: what each channel writes, after the convolution and the activation",
+        description="What each channel writes (x), after the convolution and the activation",
         unavailable=needs_torch_kernels,
     )
     def attention_values(self, value) -> ScanValues:
@@ -136,7 +136,7 @@ class SelectiveScan(RecurrentMixer):
 
     betas = DerivedEProperty(
         _betas,
-        description="softplus(dt + dt_bias): each token's step size per channel",
+        description="Each token's step size per channel, softplus(dt + dt_bias)",
         unavailable=needs_torch_kernels,
     )
 
@@ -150,7 +150,7 @@ class SelectiveScan(RecurrentMixer):
         return (A[None, :, None, :] * steps[:, :, :, None]).transpose(1, 2)
 
     decays = DerivedEProperty(
-        _decays, description="dt * A: the log decay per channel and state dimension", unavailable=needs_torch_kernels
+        _decays, description="The log decay per channel and state dimension, dt * A", unavailable=needs_torch_kernels
     )
 
     @EProperty(
@@ -180,7 +180,7 @@ class SelectiveScan(RecurrentMixer):
 
     @EProperty(
         lambda envoy: envoy._head_outputs_key(),
-        description="y = C . h + D * x, before the silu(z) gate and the output projection",
+        description="Each channel's read of the state, C . h + D * x, before the silu(z) gate and the output projection",
         unavailable=needs_torch_kernels,
     )
     def attention_head_outputs(self, value) -> ScanValues:

@@ -190,7 +190,7 @@ class StateSpace(RecurrentMixer):
     def attention_keys(self, value):
         return self._write("B", value)
 
-    @EProperty(kernel("inputs"), description="x: what each head writes into the state", unavailable=needs_torch_kernels)
+    @EProperty(kernel("inputs"), description="What each head writes into the state (x)", unavailable=needs_torch_kernels)
     def attention_values(self, value) -> SSDValues:
         return self._read(value, "x")
 
@@ -200,7 +200,7 @@ class StateSpace(RecurrentMixer):
 
     @EProperty(
         kernel("inputs"),
-        description="softplus(dt + dt_bias): how strongly each token writes, per head",
+        description="How strongly each token writes, per head, softplus(dt + dt_bias)",
         unavailable=needs_torch_kernels,
     )
     def betas(self, value) -> Gates:
@@ -246,7 +246,7 @@ class StateSpace(RecurrentMixer):
     @EProperty(
         kernel("output"),
         select=lambda envoy: None if envoy._decoding() else 0,
-        description="y = h C + D * x: each head's read of the state, before the gated norm and the output projection",
+        description="Each head's read of the state, h C + D * x, before the gated norm and the output projection",
         unavailable=needs_torch_kernels,
     )
     def attention_head_outputs(self, value) -> SSDHeadOutputs:

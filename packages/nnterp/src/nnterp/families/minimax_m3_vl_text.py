@@ -28,7 +28,7 @@ from transformers.models.minimax_m3_vl.modeling_minimax_m3_vl import (
     MiniMaxM3VLSparseMoeBlock,
 )
 
-from nnterp.components import Attention, EProperty, Layer, Mlp, Neurons, ScaledRoutedMoe
+from nnterp.components import Attention, EProperty, Layer, Mlp, Neurons, ScaledRoutedMoe, always
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -53,6 +53,7 @@ class Mlp(Mlp):
     @EProperty(
         "source.glu_0.output",
         description="The clamped gate times the sigmoid of its scaled self, before the up factor multiplies it",
+        unavailable=always,
     )
     def mlp_activation(self, value) -> Neurons:
         return value
