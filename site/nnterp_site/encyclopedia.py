@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import inspect
 import json
+import math
 import os
 import re
 import traceback
@@ -618,7 +619,8 @@ def extract(model_type: str) -> dict[str, Any]:
     try:
         model = _load(path, dispatch=True, attn_implementation="eager")
         try:
-            default = _load(path)
+            # Dispatched, as a wrapper-only type (Qwen2-VL's text model) has no causal-LM class to build on meta.
+            default = _load(path, dispatch=True)
         except Exception as error:  # the default load failing alone still leaves the eager page
             default = None
             data["problems"].append(f"the default load fails: {type(error).__name__}: {error}")
@@ -714,8 +716,19 @@ def _values_tables(values: list[dict[str, Any]], prefix: str, classes: dict[str,
     return lines
 
 
+def _finite(data: Any) -> Any:
+    """`data` with each infinite or NaN float written as its string, since JSON has no such numbers."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return str(data)
+    if isinstance(data, dict):
+        return {key: _finite(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_finite(value) for value in data]
+    return data
+
+
 def _json_for_html(data: Any) -> str:
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    text = json.dumps(_finite(data), sort_keys=True, separators=(",", ":"), default=str)
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
@@ -857,4 +870,4 @@ def embedded(page_html: str) -> list[dict[str, Any]]:
 
 def canonical(data: dict[str, Any]) -> dict[str, Any]:
     """`data` as the page holds it (a JSON round trip), for comparing a fresh extraction with a built page."""
-    return json.loads(json.dumps(data, sort_keys=True, default=str))
+    return json.loads(json.dumps(_finite(data), sort_keys=True, default=str))

@@ -86,7 +86,7 @@ def test_a_family_object_without_a_docstring_or_markers_reads(monkeypatch: pytes
 
     from nnterp.families import llama
 
-    family = types.SimpleNamespace(__name__="unseen", __doc__=None, RENAME={"model.layers": "layers"}, ENVOYS=dict(llama.ENVOYS))
+    family = types.SimpleNamespace(__name__="unseen", __doc__=None, RENAME={"model.layers": "layers"}, ENVOYS={key: cls for key, cls in llama.ENVOYS.items() if key.__name__.startswith("Llama")})
     facts = encyclopedia.module_facts(family)
     assert facts["rename"] == [["model.layers", "layers"]]
     assert {row["module_class"] for row in facts["envoys"]} == {"LlamaDecoderLayer", "LlamaAttention", "LlamaMLP"}
