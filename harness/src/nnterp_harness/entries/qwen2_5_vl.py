@@ -1,27 +1,10 @@
 from ..entry import GROUPED_LLAMA_SHAPE, Entry
 from ..tokenizer import special_token_ids
-from ..vision import WRAPPED_VOCAB, ProcessorParts, chat_template, image_token_id, with_image_tokens
+from ..vision import WRAPPED_VOCAB, image_token_id
+from .qwen2_vl import qwen_processor
 
 #: The image side, in pixels: four merged 2x2 groups of 8-pixel patches on each side, two windows.
 SIDE = 64
-
-
-def _processor(tokenizer, config):
-    from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
-
-    vision = config.vision_config
-    images = Qwen2VLImageProcessorPil(
-        min_pixels=SIDE * SIDE,
-        max_pixels=SIDE * SIDE,
-        patch_size=vision.patch_size,
-        temporal_patch_size=vision.temporal_patch_size,
-        merge_size=vision.spatial_merge_size,
-    )
-    return ProcessorParts(
-        with_image_tokens(tokenizer, image_token="<|image_pad|>", video_token="<|video_pad|>"),
-        images,
-        chat_template("<|vision_start|><|image_pad|><|vision_end|>"),
-    )
 
 
 #: The Qwen2.5 ViT shrunk: gated MLPs, window attention on block 0 over windows of 2x2 merged groups, full attention on block 1.
@@ -61,6 +44,6 @@ ENTRIES = (
             "tie_word_embeddings": True,
         },
         auto_class="AutoModelForImageTextToText",
-        processor=_processor,
+        processor=qwen_processor(SIDE),
     ),
 )

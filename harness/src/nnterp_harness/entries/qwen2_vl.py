@@ -6,22 +6,27 @@ from ..vision import QWEN_VIT, WRAPPED_VOCAB, ProcessorParts, chat_template, ima
 SIDE = 32
 
 
-def _processor(tokenizer, config):
-    from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
+def qwen_processor(side: int):
+    """The builder of a Qwen-VL processor whose images are `side` pixels square."""
 
-    vision = config.vision_config
-    images = Qwen2VLImageProcessorPil(
-        min_pixels=SIDE * SIDE,
-        max_pixels=SIDE * SIDE,
-        patch_size=vision.patch_size,
-        temporal_patch_size=vision.temporal_patch_size,
-        merge_size=vision.spatial_merge_size,
-    )
-    return ProcessorParts(
-        with_image_tokens(tokenizer, image_token="<|image_pad|>", video_token="<|video_pad|>"),
-        images,
-        chat_template("<|vision_start|><|image_pad|><|vision_end|>"),
-    )
+    def build(tokenizer, config):
+        from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
+
+        vision = config.vision_config
+        images = Qwen2VLImageProcessorPil(
+            min_pixels=side * side,
+            max_pixels=side * side,
+            patch_size=vision.patch_size,
+            temporal_patch_size=vision.temporal_patch_size,
+            merge_size=vision.spatial_merge_size,
+        )
+        return ProcessorParts(
+            with_image_tokens(tokenizer, image_token="<|image_pad|>", video_token="<|video_pad|>"),
+            images,
+            chat_template("<|vision_start|><|image_pad|><|vision_end|>"),
+        )
+
+    return build
 
 
 #: Qwen2-VL: the packed Qwen ViT (per-image attention, a merger as projector) on a multimodal-rotary text model.
@@ -46,6 +51,6 @@ ENTRIES = (
             "tie_word_embeddings": True,
         },
         auto_class="AutoModelForImageTextToText",
-        processor=_processor,
+        processor=qwen_processor(SIDE),
     ),
 )
