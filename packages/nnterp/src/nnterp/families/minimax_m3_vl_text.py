@@ -50,6 +50,9 @@ class Mlp(Mlp):
     """MiniMax-M3's dense MLP, on the dense blocks and as the shared expert: a fused gate/up projection and a clamped
     gated activation computed in the forward."""
 
+    # The activation is read inside the forward, also after a submodule's output in the same trace.
+    sourced = True
+
     @EProperty(
         "source.glu_0.output",
         description="The clamped gate times the sigmoid of its scaled self, before the up factor multiplies it",
