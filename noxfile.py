@@ -113,6 +113,8 @@ SITE_TOOLS = [
     "mkdocs-material==9.8.2",
     "mkdocstrings-python==2.0.11",
     "mkdocs-llmstxt==0.5.1",
+    "markdown-exec==1.12.6",
+    "matplotlib==3.11.2",
     "pytest",
     "pytest-examples==0.0.18",
     "selenium==4.51.0",

@@ -13,6 +13,7 @@ the strict build and the tests use them all.
 from __future__ import annotations
 
 import hashlib
+import linecache
 import logging
 import os
 import sys
@@ -94,7 +95,30 @@ def _title(model_type: str) -> str:
     return title
 
 
+def _register_built_blocks() -> None:
+    """Make markdown-exec's blocks readable back as source, which an nnsight trace needs.
+
+    nnsight runs a `with model.trace(...)` body by compiling the block's own source, read
+    through `linecache`; markdown-exec compiles each block under a name like
+    `<code block: n1>` that no file backs, so the block is put in the cache under that
+    name before it runs (markdown-exec is pinned in the site's tools for this reason).
+    """
+    from markdown_exec._internal.formatters import python as formatter
+
+    if getattr(formatter.exec_python, "_nnterp_registers", False):
+        return
+    run = formatter.exec_python
+
+    def exec_python(code: str, filename: str, exec_globals: dict[str, Any] | None = None) -> None:
+        linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
+        run(code, filename, exec_globals)
+
+    exec_python._nnterp_registers = True  # type: ignore[attr-defined]
+    formatter.exec_python = exec_python
+
+
 def on_config(config: Any) -> Any:
+    _register_built_blocks()
     _build[:] = _read_families()
     entries = [{_title(t): f"{encyclopedia.SECTION}/{encyclopedia.slug(t)}.md"} for t in _families()]
     entries.sort(key=lambda entry: next(iter(entry)).lower())

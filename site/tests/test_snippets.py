@@ -5,6 +5,10 @@ would. A printed result is written under its `print(...)` as `#> ` lines, which
 pytest-examples checks. The snippets run from a temporary working directory, so a
 page that names a checkpoint by a path relative to the repository fails here: pages
 load the tiny checkpoints through `nnterp.inspect.tiny_checkpoint`.
+
+A block fenced `exec="on"` is run by markdown-exec when the site is built and its
+output (a figure's SVG) goes into the page. Such a block runs alone there, so here it
+runs in a namespace of its own, and what it prints is the page's content, not `#>` lines.
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ def _examples(page: Path) -> list[CodeExample]:
     return [example for example in find_examples(page) if example.prefix_settings().get("test") != "skip"]
 
 
+def _built(example: CodeExample) -> bool:
+    """Whether markdown-exec runs the block at build time."""
+    return example.prefix_settings().get("exec") == "on"
+
+
 @pytest.mark.parametrize("page", [p for p in PAGES if _examples(p)], ids=lambda p: str(p.relative_to(DOCS)))
 def test_page_snippets_run(page: Path, eval_example: EvalExample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
@@ -29,7 +38,9 @@ def test_page_snippets_run(page: Path, eval_example: EvalExample, tmp_path: Path
     namespace = None
     for example in _examples(page):
         try:
-            if eval_example.update_examples:  # `pytest --update-examples` writes what the snippets print
+            if _built(example):
+                eval_example.run(example)
+            elif eval_example.update_examples:  # `pytest --update-examples` writes what the snippets print
                 namespace = eval_example.run_print_update(example, module_globals=namespace)
             else:
                 namespace = eval_example.run_print_check(example, module_globals=namespace)
@@ -48,3 +59,16 @@ def test_skipped_snippets_are_few() -> None:
         if example.prefix_settings().get("test") == "skip"
     ]
     assert len(skipped) <= 6, skipped
+
+
+def test_built_figures_print_svg(capsys: pytest.CaptureFixture[str], eval_example: EvalExample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block rendered into the page as HTML prints one SVG figure and nothing else."""
+    monkeypatch.chdir(tmp_path)
+    blocks = [example for page in PAGES for example in _examples(page) if _built(example)]
+    assert blocks, "no page draws a figure at build time"
+    for example in blocks:
+        assert example.prefix_settings().get("html") == "1", f"{example.path}:{example.start_line} renders as HTML"
+        capsys.readouterr()
+        eval_example.run(example)
+        printed = capsys.readouterr().out.strip()
+        assert printed.startswith("<svg") and printed.endswith("</svg>"), f"{example.path}:{example.start_line} prints {printed[:80]!r}"
