@@ -744,6 +744,8 @@ class StandardizedTransformer(Standardized, TransformersModel):
                 past = cache.get_seq_length() if cache is not None and hasattr(cache, "get_seq_length") else 0
             except ValueError:  # a cache of recurrent layers only holds no token count for a mask to cover
                 past = 0
+            if getattr(self.family, "RESENDS_IDS", False):  # every step passes every id (XLM); the ids are the span
+                past = 0
             mask = torch.ones((ids.shape[0], past + ids.shape[1]), dtype=torch.long, device=ids.device)
             from nnsight.intervention.interleaver import Mediator
 
