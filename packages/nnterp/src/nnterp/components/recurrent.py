@@ -475,6 +475,21 @@ class HybridLayer(Layer):
 
     MIXERS = ("self_attn", "linear_attn")
 
+    def __init__(self, module: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(module, *args, **kwargs)
+        for alias, native in self.block_aliases().items():
+            object.__setattr__(self, alias, getattr(self, native))
+            self._aliases[alias] = native
+
+    def block_aliases(self) -> dict[str, str]:
+        """Standard name -> native child name, bound on this block only.
+
+        For a family whose one native child name holds a different kind of module
+        on each block (Nemotron-H's `mixer`), so the standard name follows what
+        this block holds; none by default (the family's `RENAME` names them).
+        """
+        return {}
+
     def __getattr__(self, name: str) -> Any:
         try:
             value = super().__getattr__(name)
