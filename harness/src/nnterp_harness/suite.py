@@ -44,6 +44,7 @@ import torch
 import nnterp
 from nnterp import StandardizedTransformer, Unavailable, axis_size
 from nnterp.components import EProperty, Standard
+from nnterp.components.standard import nested_children
 from nnterp.components.vision import tower_rows
 
 from . import locate
@@ -200,6 +201,9 @@ def child_names(block: Any) -> dict[str, Any]:
         aliases = [alias for alias, path in block._aliases.items() if path == native]
         preferred = [alias for alias in PREFERRED_CHILDREN if alias in aliases]
         found[(preferred or aliases or [native])[0]] = child
+    # A standard module aliased onto the block from deeper down (DBRX's `norm_attn_norm.attn`).
+    for alias, child in nested_children(block):
+        found.setdefault(alias, child)
     return found
 
 
@@ -1536,7 +1540,9 @@ class FamilySuite:
                 assert str(attr) in text, f"the repr of block 0 does not list {prefix + '.' if prefix else ''}{name}"
         for alias, native in block._aliases.items():
             if alias != native and isinstance(getattr(block, alias, None), Standard):
-                assert f"({alias}/{native})" in text, f"the repr does not show {alias}/{native}"
+                # A direct child's line carries its alias; a module from deeper down gets a line of its own.
+                label = f"({alias}): " if "." in native else f"({alias}/{native})"
+                assert label in text, f"the repr does not show {alias}/{native}"
 
 
 __all__ = [

@@ -23,6 +23,7 @@ from .moe import (
     DISPATCH,
     LOGITS,
     NO_SHARED,
+    OWN_EXPERT_LOOP,
     PER_SLOT,
     ROUTED,
     ExpertIndices,

@@ -47,6 +47,11 @@ GROUPED = ("grouped_mm", "batched_mm")
 ROUTED = "routed experts; read per-expert via the Moe component"
 #: Why `shared_expert_output` is missing on a mixture without one.
 NO_SHARED = "this mixture has no shared expert"
+#: Why `expert_outputs` is missing on experts that loop over the experts in their own forward.
+OWN_EXPERT_LOOP = (
+    "these experts run their own loop, one expert at a time, and add each expert's weighted rows "
+    "into the sum: no tensor holds the slots side by side"
+)
 
 # The router's logit per token and expert, before the scoring.
 RouterLogits = named_layout("RouterLogits", Float[Tensor, f"{BATCH} {SEQ} {EXPERTS}"])
@@ -260,6 +265,7 @@ __all__ = [
     "GROUPED",
     "LOGITS",
     "NO_SHARED",
+    "OWN_EXPERT_LOOP",
     "PER_SLOT",
     "ROUTED",
     "ExpertIndices",

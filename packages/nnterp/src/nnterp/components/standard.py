@@ -183,6 +183,18 @@ def block_values(block: Envoy) -> list[tuple[str, Envoy, EProperty]]:
         if isinstance(child, Standard):
             prefix = standard_name(block, name, child)
             found += [(f"{prefix}.{value}", child, attr) for value, attr in type(child).values().items()]
+    for alias, child in nested_children(block):
+        found += [(f"{alias}.{value}", child, attr) for value, attr in type(child).values().items()]
+    return found
+
+
+def nested_children(block: Envoy) -> list[tuple[str, Envoy]]:
+    """(alias, envoy) for the `Standard` modules aliased onto `block` from deeper down (DBRX's `norm_attn_norm.attn`)."""
+    found = []
+    for alias, path in block._aliases.items():
+        child = block.__dict__.get(alias)
+        if "." in path and isinstance(child, Standard):
+            found.append((alias, child))
     return found
 
 
