@@ -89,6 +89,8 @@ DEFAULT_TOLERANCE: dict[str, float] = {
     "mlp.mlp_neurons": 1e-5,
     "mlp.mlp_output": 1e-5,
     "mlp.router_logits": 1e-5,
+    "mlp.expert_weights": 1e-5,
+    "mlp.expert_indices": 0.0,
     "mlp.routed_output": 1e-5,
     "mlp.shared_expert_output": 1e-5,
     "layer_output": 1e-5,
