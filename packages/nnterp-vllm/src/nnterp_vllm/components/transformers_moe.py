@@ -10,6 +10,11 @@ expert is a module of its own (`SHARED`); a write to the logits decides the rout
 and a write to the routing reaches the kernel. Each slot's output and the experts'
 neurons stay inside the kernel. The router and the runner see the stream flat over
 tokens, ``[tokens, ...]``; the block's own modules see ``[1, tokens, ...]``.
+
+Where vLLM can fuse the router too ("internal routing"), it rewrites the mixture's
+forward to call its runner alone, which calls the router (``gate``) and any shared
+experts itself: that is vLLM's own fused mixture (`Moe`) inside a block whose output
+carries the batch axis (`BackendFusedMoe`).
 """
 
 from __future__ import annotations
@@ -27,11 +32,11 @@ from nnterp.components import (
 )
 
 from .mlp import ROUTED
-from .moe import FUSED_SLOTS, NO_SHARED
+from .moe import FUSED_SLOTS, NO_SHARED, Moe
 from .transformers_backend import Batched
 from .values import Flat
 
-__all__ = ["BackendMoe"]
+__all__ = ["BackendFusedMoe", "BackendMoe"]
 
 
 def _shared(envoy: Any) -> str | None:
@@ -94,4 +99,12 @@ class BackendMoe(Standard):
         unavailable=_shared,
     )
     def shared_expert_output(self, rows) -> Residual:
+        return rows
+
+
+class BackendFusedMoe(Moe):
+    """A transformers mixture whose forward vLLM rewrote to call its fused runner: `Moe`'s values, the output batched."""
+
+    @Batched("output", description="What the MLP adds to the residual stream")
+    def mlp_output(self, rows) -> Residual:
         return rows
