@@ -1,0 +1,49 @@
+"""dots.llm1 on vLLM's transformers backend (``TransformersMoEForCausalLM``, transformers' own modules).
+
+h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h)). vLLM has no dots.llm1 of its
+own, so the block, attention and MLPs are transformers' classes with vLLM's linear layers, norms and attention
+layer (``self_attn.attn``) inside, and the block's values carry the batch axis. The attention norms each head's
+queries and keys before the rotary embedding. The first ``first_k_dense_replace`` blocks carry a gated MLP, the
+others a mixture, whose forward vLLM rewrites to call its fused runner (``experts``): the runner calls ``gate`` for
+the router's logits, takes their sigmoid, adds the score correction bias for the choice of the top
+``num_experts_per_tok`` within the best ``topk_group`` of ``n_group`` groups, weighs them by
+``routed_scaling_factor``, runs those experts and, in the same call, the shared experts (flat over tokens),
+returning the sum. So the shared experts' contribution is served at their module and the routed sum alone is not.
+"""
+
+from transformers.models.dots1.modeling_dots1 import Dots1Attention, Dots1DecoderLayer, Dots1MLP, Dots1MoE
+
+from nnterp.components.vllm import transformers_backend as base
+from nnterp.components.vllm import transformers_moe
+
+#: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
+BACKEND = True
+
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
+
+
+class Layer(base.Layer):
+    """dots.llm1's block; Llama's order, so the base holds."""
+
+
+class Attention(base.Attention):
+    """dots.llm1's attention; its output is what the block adds, so the base holds."""
+
+
+class Moe(transformers_moe.BackendFusedMoe):
+    """dots.llm1's mixture: the router's logits at ``gate``, the shared experts inside the runner's call."""
+
+    ROUTED_KEY = None
+    SHARED = "shared_experts"
+
+
+class Mlp(base.Mlp):
+    """A dense block's gated MLP; its output is what the block adds, so the base holds."""
+
+
+#: Module type -> Envoy subclass, for nnsight's ``envoys=``.
+ENVOYS = {Dots1DecoderLayer: Layer, Dots1Attention: Attention, Dots1MoE: Moe, Dots1MLP: Mlp}
