@@ -92,6 +92,15 @@ class TestDory(FamilySuite):
         for a, b in zip(outputs, outputs[1:]):
             assert not torch.equal(a, b), "two runs of the looped block read the same output"
 
+    def test_under_generate_a_step_holds_every_run(self, model, clean):
+        """Occurrences count runs across steps: step 1's runs of the looped block follow step 0's."""
+        loops, n = model.config.n_recurrent_loops, clean["input_ids"].shape[1]
+        box = []
+        with model.generate(PROMPT, max_new_tokens=2, min_new_tokens=2) as tracer:
+            for _ in tracer.iter[0 : 2 * loops]:
+                box.append(model.layers[LOOPED].layer_output)
+        assert [value.shape[1] for value in box] == [n] * loops + [1] * loops
+
     def test_final_norm_output_is_the_last_call(self, model):
         def body(m):
             return m.norm.output, m.layers[-1].layer_output, m.final_norm_output, m.lm_head.input
