@@ -1,0 +1,38 @@
+"""Aria's language model, end to end: a top-k-softmax mixture with shared experts on every block."""
+
+import nnsight  # noqa: F401  - before any transformers modeling module
+import pytest
+import torch
+from transformers.models.aria import modeling_aria
+
+from nnterp_harness.mixture import MixtureChecks
+from nnterp_harness.release import family
+from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
+
+FAMILY = family("aria_text")
+
+if not hasattr(modeling_aria, "AriaTextTopKRouter"):
+    # The release's mixture is another implementation: the experts take the router's logits
+    # and route inside themselves, so no call receives the routing the family serves.
+    pytest.skip(
+        "this transformers release's Aria mixture routes inside its experts (AriaGroupedExpertsGemm, "
+        "called with the router's logits); the family serves the router-then-experts mixture of later releases",
+        allow_module_level=True,
+    )
+
+
+class TestAriaText(MixtureChecks, FamilySuite):
+    CHECKPOINT = "aria_text"
+    FAMILY = FAMILY
+    NATIVE = LLAMA_ROWS
+    EXPECTED_UNAVAILABLE = dict(ROUTED_EXPERTS)
+
+    def test_weights_are_a_softmax_over_the_chosen_logits(self, model):
+        def body(m):
+            mixture = m.layers[0].mlp
+            return mixture.router_logits, mixture.expert_weights, mixture.expert_indices
+
+        logits, weights, indices = run(model, body)
+        top = logits.topk(model.config.moe_topk, dim=-1)
+        assert torch.equal(indices, top.indices)
+        assert torch.allclose(weights, torch.softmax(top.values, dim=-1), atol=1e-6)

@@ -1,0 +1,51 @@
+import torch
+
+from ..entry import INIT_STD, MAX_POSITIONS, Entry
+
+#: The routed experts' parameters as transformers 5.20 on names them, to the names 5.17 (and every checkpoint) uses.
+LEGACY_EXPERTS = {"experts.gate_up_proj": "experts.fc1.weight", "experts.down_proj": "experts.fc2.weight"}
+
+
+def redraw(model) -> None:
+    """Draw every parameter again, by sorted checkpoint name, from a generator of its own.
+
+    transformers 5.17 builds the routed experts as two grouped linear modules and
+    initializes in another order than the router-and-experts mixture of later
+    releases, so the shared random init differs; drawn here, the weights rebuild bit
+    for bit on every release.
+    """
+    generator = torch.Generator().manual_seed(0)
+    params = {}
+    for name, param in model.named_parameters():
+        for new, legacy in LEGACY_EXPERTS.items():
+            if name.endswith(new):
+                name = name[: -len(new)] + legacy
+        params[name] = param
+    for name in sorted(params):
+        param = params[name]
+        noise = torch.randn(param.shape, generator=generator, dtype=param.dtype)
+        param.copy_(1 + 0.1 * noise if name.endswith("norm.weight") else INIT_STD * noise)
+
+
+ENTRIES = (
+    Entry(
+        "aria_text",
+        "aria_text",
+        {
+            "hidden_size": 64,
+            # One routed expert's width; the shared experts are `moe_num_shared_experts` times as wide.
+            "intermediate_size": 32,
+            "moe_num_experts": 4,
+            "moe_topk": 2,
+            "moe_num_shared_experts": 2,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "max_position_embeddings": MAX_POSITIONS,
+            "attention_dropout": 0.0,
+            "initializer_range": INIT_STD,
+            "tie_word_embeddings": True,
+        },
+        prepare=redraw,
+    ),
+)
