@@ -103,9 +103,12 @@ class AltUpChecks:
                 )
             return read
 
+        chosen = model.config.get_text_config().altup_active_idx
         for index, values in enumerate(run(model, body)):
             predictions, active, laurel, attention, mid, mlp, after, per_layer, out = values
-            assert torch.equal(predictions[:, :, 0], active), f"block {index}: the active prediction is not stream 0"
+            assert torch.equal(predictions[:, :, chosen], active), (
+                f"block {index}: active_prediction is not stream {chosen} of altup_predictions"
+            )
             assert torch.equal((active + attention + laurel) / math.sqrt(2), mid), (
                 f"block {index}: (active_prediction + attention_output + laurel_output) / sqrt(2) is not layer_mid"
             )
@@ -115,7 +118,7 @@ class AltUpChecks:
             assert torch.equal(corrected, streams_first(out)), (
                 f"block {index}: AltUp's correction towards active_output is not layer_output"
             )
-            assert moved(out[:, :, 0], active), f"block {index}: the correction left the active stream unchanged"
+            assert moved(out[:, :, chosen], active), f"block {index}: the correction left the active stream unchanged"
 
     def test_boundary_writes_land(self, model, clean):
         for key in ("self_attn.attention_output", "mlp.mlp_output", "laurel_output", "layer_output"):

@@ -28,8 +28,9 @@ Decisions, stated as the values serve them:
   `[batch, seq, hidden_size]` becomes every stream). A block whose keys and values a
   later block reuses cannot be skipped: the later block finds none and the forward
   fails.
-- The other stream values are the active stream, `Residual`, the stream the block's
-  sublayers update and the one the head matches the others' magnitudes to:
+- The other stream values are the active stream, `Residual`: stream `altup_active_idx`
+  (0 in the released configs, the stream the head matches the others' magnitudes to),
+  which the block's sublayers update:
   `active_prediction` (`p`), `attention_norm_output` (`n`), `laurel_output`,
   `layer_mid` (`h`), `mlp_norm_output`, `active_output` (`a`), and `per_layer_output`,
   the term added to the other streams. `altup_predictions` is every stream of the
@@ -97,7 +98,7 @@ class Layer(SandwichLayer):
             return stream.unsqueeze(0).expand(count, *stream.shape).contiguous()
         return _streams_first(stream)
 
-    @EProperty("input", description="Every AltUp stream entering the block, the active one at index 0 of axis 2")
+    @EProperty("input", description="Every AltUp stream entering the block, the stream axis third")
     def layer_input(self, value) -> Streams:
         return _streams_third(value)
 
@@ -150,7 +151,7 @@ class Layer(SandwichLayer):
     def per_layer_output(self, value) -> Residual:
         return value
 
-    @EProperty("output", description="Every AltUp stream leaving the block, the active one at index 0 of axis 2")
+    @EProperty("output", description="Every AltUp stream leaving the block, the stream axis third")
     def layer_output(self, value) -> Streams:
         return _streams_third(value)
 
