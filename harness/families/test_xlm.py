@@ -6,12 +6,13 @@ from nnterp import axis_size
 from nnterp.families import xlm
 from nnterp_harness.post_ln import POST_LN_UNAVAILABLE, PostLNChecks
 from nnterp_harness.release import family
-from nnterp_harness.suite import PROMPT, FamilySuite, rows, run
+from nnterp_harness.resend import ResendChecks
+from nnterp_harness.suite import FamilySuite, rows, run
 
 FAMILY = family("xlm")
 
 
-class TestXLM(PostLNChecks, FamilySuite):
+class TestXLM(ResendChecks, PostLNChecks, FamilySuite):
     CHECKPOINT = "xlm"
     FAMILY = FAMILY
     NATIVE = rows(
@@ -66,15 +67,8 @@ class TestXLM(PostLNChecks, FamilySuite):
         assert torch.equal(entering, attention_input)
         assert torch.equal(leaving, next_input), "block 1 does not read block 0's layer_norm2 output"
 
-    def decode_step(self, model, read):
-        """What `read(model)` gives on the first decode step, and whether that call carried the cache."""
-        box: list = []
-        with model.generate(PROMPT, max_new_tokens=2, min_new_tokens=2) as tracer:
-            for _ in tracer.iter[1:2]:
-                cached = "cache" in model.inputs[1]
-                box.append((read(model), cached))
-        assert len(box) == 1, "the decode step was not reached"
-        return box[0]
+    def appended_id(self, model):
+        return model.config.mask_token_id
 
     def test_attention_interior_under_generate(self, model, clean):
         # Every step passes the n prompt ids, the generated one and the appended mask token; the keys span all
@@ -90,12 +84,3 @@ class TestXLM(PostLNChecks, FamilySuite):
                 assert torch.allclose(sums, torch.ones_like(sums), atol=1e-3)
             else:
                 assert value.shape[2] == (queried if name == "attention_queries" else n + 2), (name, value.shape)
-
-    def test_attention_mask_under_generate(self, model, clean):
-        n = self.n_tokens(clean)
-        (ids, mask, logits), _ = self.decode_step(model, lambda m: (m.input_ids, m.attention_mask, m.logits))
-        plain, _ = self.decode_step(model, lambda m: m.logits)
-        assert tuple(ids.shape) == (1, n + 2), f"decode ids: {tuple(ids.shape)}"
-        assert int(ids[0, -1]) == model.config.mask_token_id, "the step's last id is not the mask token"
-        assert tuple(mask.shape) == (1, n + 2) and bool((mask == 1).all()), f"decode mask: {tuple(mask.shape)}"
-        assert torch.equal(logits, plain), "reading the attention mask changed the decode step"

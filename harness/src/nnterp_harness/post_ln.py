@@ -61,7 +61,9 @@ class PostLNChecks:
                 read.append((x, attn, mid, normed, mlp, norm.input, norm.output, b.layer_output))
             return read, m.logits
 
-        return run(model, body)
+        read, logits = run(model, body)
+        # The output norm's own boundaries, in the standard layout (`FamilySuite.native`).
+        return [(*terms[:5], self.native(terms[5]), self.native(terms[6]), terms[7]) for terms in read], logits
 
     def test_contribution_identity(self, model):
         # The post-LN form: each add is exact, and each norm reads the sum.

@@ -85,6 +85,22 @@ class _FamilyValue(EProperty):
         own = self._own(obj)
         return super()._select(obj) if own is None else own._select(obj)
 
+    def _served(self, obj: Any) -> EProperty | None:
+        """The family's value when it maps the tensor itself (XLNet's sequence-first embedding), else `None`."""
+        own = self._own(obj) if obj is not None else None
+        return own if own is not None and own._preprocess is not None else None
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        own = self._served(obj)
+        return super().__get__(obj, owner) if own is None else own.__get__(obj, owner)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        own = self._served(obj)
+        if own is None:
+            super().__set__(obj, value)
+        else:
+            own.__set__(obj, value)
+
 
 class _FamilyLookup:
     """A root attribute a family may replace with a module-level function of the same name."""

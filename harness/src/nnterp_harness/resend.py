@@ -1,0 +1,44 @@
+"""`ResendChecks`: the decode step of a family whose generation passes every id at every step.
+
+XLM and XLNet prepare each generation step from the whole sequence and append one id
+of their own after it (XLM's mask token, XLNet's dummy id 0), so the step's ids are
+the n prompt ids, the generated one and the appended one: n + 2, where the suite's
+default decode step has one id (a cache) or n + 1 (none). The family sets
+`RESENDS_IDS`, so the attention mask installed for a step is as long as its ids.
+Mix it in before `FamilySuite`; it replaces the suite's mask-under-generate test.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from .suite import PROMPT
+
+
+class ResendChecks:
+    """Decode-step checks for a family whose every generation step passes the whole sequence and one appended id."""
+
+    def appended_id(self, model: Any) -> int:
+        """The id the family's generation appends after the sequence at every step."""
+        raise NotImplementedError
+
+    def decode_step(self, model: Any, read: Any) -> tuple[Any, bool]:
+        """What `read(model)` gives on the first decode step, and whether that call carried a `cache`."""
+        box: list[Any] = []
+        with model.generate(PROMPT, max_new_tokens=2, min_new_tokens=2) as tracer:
+            for _ in tracer.iter[1:2]:
+                cached = "cache" in model.inputs[1]
+                box.append((read(model), cached))
+        assert len(box) == 1, "the decode step was not reached"
+        return box[0]
+
+    def test_attention_mask_under_generate(self, model, clean):
+        n = self.n_tokens(clean)
+        (ids, mask, logits), _ = self.decode_step(model, lambda m: (m.input_ids, m.attention_mask, m.logits))
+        plain, _ = self.decode_step(model, lambda m: m.logits)
+        assert tuple(ids.shape) == (1, n + 2), f"decode ids: {tuple(ids.shape)}"
+        assert int(ids[0, -1]) == self.appended_id(model), "the step's last id is not the one generation appends"
+        assert tuple(mask.shape) == (1, n + 2) and bool((mask == 1).all()), f"decode mask: {tuple(mask.shape)}"
+        assert torch.equal(logits, plain), "reading the attention mask changed the decode step"
