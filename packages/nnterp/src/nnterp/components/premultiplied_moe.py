@@ -16,9 +16,10 @@ served off it and where the forward has the rest:
   row and their columns, in the router's order (the sigmoid keeps the logits'
   order); a written weight is put into the row at its slot's column, and written
   indices move each slot's score to the new column, the rest of the row staying
-  zero, so the experts' inputs are multiplied by what is written. A slot whose
-  weight is written to zero ties with the experts the token does not use, so a
-  later read of that slot may name any of them, all with weight zero;
+  zero, so the experts' inputs are multiplied by what is written (a row has one
+  score per expert, so indices naming one expert twice keep one of the two). A
+  slot whose weight is written to zero ties with the experts the token does not
+  use, so a later read of that slot may name any of them, all with weight zero;
 - `expert_outputs` is each slot's row of the experts' output: the chosen expert
   run on the token already multiplied by the slot's weight, `expert(weight * x)`,
   not `weight * expert(x)`; the rows sum to `routed_output`. It is read-only, cut
