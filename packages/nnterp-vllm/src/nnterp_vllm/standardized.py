@@ -50,6 +50,12 @@ def _embedding_scale(model: Any) -> float:
     return scale(model) if callable(scale) else 1.0
 
 
+def _head_divisor(model: Any) -> float:
+    """What vLLM divides the final norm's output by before the head: the family's `head_divisor`, else 1."""
+    divisor = getattr(model.family, "head_divisor", None)
+    return divisor(model) if callable(divisor) else 1.0
+
+
 class _RootFlat(Flat):
     """A root value over ``[tokens, ...]`` rows, or over ``[1, tokens, ...]`` on a transformers-backend family."""
 
@@ -131,8 +137,10 @@ class StandardizedVLLM(Standardized, VLLM):
         """The logit lens inside a trace: the final norm, then the engine's logits processor over `lm_head`.
 
         `hidden` is ``[..., hidden_size]``; the result keeps its leading axes. The
-        processor applies any scale and softcap the model has, so on the last block's
-        stream at the last position this is `logits`.
+        processor applies any scale and softcap the model has, and the family's
+        `head_divisor` (a division vLLM's model makes between the final norm and the
+        head) is applied first, so on the last block's stream at the last position
+        this is `logits`.
         """
         own = getattr(self.family, "project_on_vocab", None)
         if callable(own):
@@ -143,6 +151,7 @@ class StandardizedVLLM(Standardized, VLLM):
         normed = self.norm._module(rows)
         if isinstance(normed, tuple):
             normed = normed[0]
+        normed = normed / _head_divisor(self)
         # compute_logits is the model's own head: the logits processor over lm_head,
         # or over the embedding where the weights are tied.
         logits = self._module.compute_logits(normed)
