@@ -34,6 +34,34 @@ GROUPED_LLAMA_SHAPE: dict[str, Any] = {
     "initializer_range": INIT_STD,
 }
 
+#: DeepSeek's latent attention, shrunk (as many key/value heads as query heads, a query latent), with the
+#: settings the latent-attention mixture entries share.
+LATENT_ATTENTION_SHAPE: dict[str, Any] = {
+    "num_attention_heads": 4,
+    "num_key_value_heads": 4,
+    "q_lora_rank": 32,
+    "kv_lora_rank": 32,
+    "qk_rope_head_dim": 8,
+    "qk_nope_head_dim": 16,
+    "v_head_dim": 16,
+    "max_position_embeddings": MAX_POSITIONS,
+    "attention_dropout": 0.0,
+    "initializer_range": INIT_STD,
+    "tie_word_embeddings": True,
+}
+
+#: A grouped top-k mixture after one dense block: 2 experts per token from the best 2 of 4 groups, renormalized,
+#: then scaled (the expert counts are spelled per family and stay in each entry).
+GROUPED_TOP_K_SHAPE: dict[str, Any] = {
+    "num_experts_per_tok": 2,
+    "n_group": 4,
+    "topk_group": 2,
+    "norm_topk_prob": True,
+    "routed_scaling_factor": 2.5,
+    "num_hidden_layers": 2,
+    "mlp_layer_types": ["dense", "sparse"],
+}
+
 
 @dataclass(frozen=True)
 class Entry:

@@ -1,4 +1,4 @@
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import LATENT_ATTENTION_SHAPE, Entry
 
 #: The DeepSeek-V3 line's mixture, shrunk: a dense first block, then 8 experts in 4 groups, 2 groups and 2 experts per token.
 GROUPED_SIGMOID_MOE = {
@@ -22,18 +22,8 @@ ENTRIES = (
         "deepseek_v3",
         {
             **GROUPED_SIGMOID_MOE,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 4,
-            "q_lora_rank": 32,
-            "kv_lora_rank": 32,
-            "qk_rope_head_dim": 8,
-            "qk_nope_head_dim": 16,
-            "v_head_dim": 16,
+            **LATENT_ATTENTION_SHAPE,
             "head_dim": 8,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-            "tie_word_embeddings": True,
         },
     ),
 )

@@ -1,4 +1,4 @@
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import GROUPED_TOP_K_SHAPE, INIT_STD, MAX_POSITIONS, Entry
 
 # A dense sliding-window block (window 8), then a full-attention block (no rotary embedding) with a mixture of
 # 8 experts in 4 groups, 2 groups and 2 experts per token, and a shared expert.
@@ -12,13 +12,7 @@ ENTRIES = (
             "moe_intermediate_size": 16,
             "num_experts": 8,
             "num_shared_experts": 1,
-            "num_experts_per_tok": 2,
-            "n_group": 4,
-            "topk_group": 2,
-            "norm_topk_prob": True,
-            "routed_scaling_factor": 2.5,
-            "num_hidden_layers": 2,
-            "mlp_layer_types": ["dense", "sparse"],
+            **GROUPED_TOP_K_SHAPE,
             "layer_types": ["sliding_attention", "full_attention"],
             "sliding_window": 8,
             "num_attention_heads": 4,

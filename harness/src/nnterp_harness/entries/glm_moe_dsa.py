@@ -1,4 +1,4 @@
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import GROUPED_TOP_K_SHAPE, LATENT_ATTENTION_SHAPE, Entry
 
 
 def release_named_layer_types(model) -> None:
@@ -20,28 +20,12 @@ ENTRIES = (
             "moe_intermediate_size": 16,
             "n_routed_experts": 8,
             "n_shared_experts": 1,
-            "num_experts_per_tok": 2,
-            "n_group": 4,
-            "topk_group": 2,
-            "norm_topk_prob": True,
-            "routed_scaling_factor": 2.5,
-            "num_hidden_layers": 2,
-            "mlp_layer_types": ["dense", "sparse"],
+            **GROUPED_TOP_K_SHAPE,
             "indexer_types": ["full", "shared"],
             "index_topk": 8,
             "index_head_dim": 16,
             "index_n_heads": 2,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 4,
-            "q_lora_rank": 32,
-            "kv_lora_rank": 32,
-            "qk_rope_head_dim": 8,
-            "qk_nope_head_dim": 16,
-            "v_head_dim": 16,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-            "tie_word_embeddings": True,
+            **LATENT_ATTENTION_SHAPE,
         },
         prepare=release_named_layer_types,
     ),
