@@ -6,9 +6,10 @@ pre-norm statements; the attention block's post-norm boundaries are checked here
 """
 
 import torch
+
 from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
 from nnterp_harness.release import family
-from nnterp_harness.suite import FamilySuite, run, rows, ulp_close
+from nnterp_harness.suite import FamilySuite, rows, run, ulp_close
 
 FAMILY = family("olmo_hybrid")
 
