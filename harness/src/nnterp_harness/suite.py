@@ -377,6 +377,10 @@ class FamilySuite:
 
         return run(model, body)
 
+    def attention_feed(self, model: Any, normed: torch.Tensor) -> torch.Tensor:
+        """What the attention reads, given the normed stream; a family that scales it first (Falcon-H1) overrides it."""
+        return normed
+
     def pattern_from_scores(self, scores: torch.Tensor) -> torch.Tensor:
         """The pattern the scores give; a family with a sink or another normalization overrides it."""
         return torch.softmax(scores.float(), dim=-1).to(scores.dtype)
@@ -834,18 +838,18 @@ class FamilySuite:
 
             got = run(model, body)
             if attn is not None:
-                feed = got["attn_norm"] if self.ATTENTION_NORM else got["input"]
+                feed = self.attention_feed(model, got["attn_norm"] if self.ATTENTION_NORM else got["input"])
                 assert torch.equal(got["attn_in"], feed), (
                     f"block {index}: the attention does not read {self.ATTENTION_NORM or 'the block input'}"
                 )
             if mlp is not None:
                 if self.MLP_NORM:
-                    feed = got["mlp_norm"]
+                    feed = self.native(got["mlp_norm"])
                 elif self.available(model, "layer_mid") and model.support(layer=index).get("layer_mid") is None:
                     feed = self.read_one(model, "layer_mid", index)
                 else:
-                    feed = got["input"]
-                assert torch.equal(got["mlp_in"], feed), (
+                    feed = self.native(got["input"])
+                assert torch.equal(self.native(got["mlp_in"]), feed), (
                     f"block {index}: the MLP does not read {self.MLP_NORM or 'its stream'}"
                 )
 
@@ -879,7 +883,7 @@ class FamilySuite:
                 assert torch.equal(value, self.native(norm)), (
                     f"block {index}: attention_norm_output is not {self.ATTENTION_NORM}.output"
                 )
-                assert torch.equal(value, self.native(attn_in)), (
+                assert torch.equal(self.attention_feed(model, value), self.native(attn_in)), (
                     f"block {index}: attention_norm_output is not what the attention reads"
                 )
                 self._write_moves_logits(model, clean, "attention_norm_output", index)

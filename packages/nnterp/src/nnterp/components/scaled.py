@@ -34,27 +34,30 @@ def _repack(raw: Any, tensor: Any) -> Any:
     return tensor
 
 
-def scaled_output(description: str, key: Any = "output", unavailable: Any = None) -> EProperty:
+def scaled_output(
+    description: str, key: Any = "output", unavailable: Any = None, multiplier: Any = residual_multiplier
+) -> EProperty:
     """A contribution read as `residual_multiplier * output` of the host module, or of the module at `key`.
 
-    A `key` inside a forward passes its `unavailable` predicate along.
+    A `key` inside a forward passes its `unavailable` predicate along. `multiplier(envoy)`
+    gives the factor where the block scales each sublayer by its own (Falcon-H1).
     """
 
     @EProperty(key, description=description, unavailable=unavailable)
     def contribution(self, value) -> Residual:
-        return first_tensor(value) * residual_multiplier(self)
+        return first_tensor(value) * multiplier(self)
 
     @contribution.postprocess
     def contribution(self, value):
-        value = value / residual_multiplier(self)
+        value = value / multiplier(self)
         return rewrap(self, value) if key == "output" else value
 
     @contribution.transform
     def contribution(self, view, raw):
-        multiplier = residual_multiplier(self)
-        if torch.equal(view, first_tensor(raw) * multiplier):
+        factor = multiplier(self)
+        if torch.equal(view, first_tensor(raw) * factor):
             return raw
-        return _repack(raw, view / multiplier)
+        return _repack(raw, view / factor)
 
     return contribution
 
