@@ -305,6 +305,10 @@ class FamilySuite:
       neurons are then held to `down_proj.input` only.
     - `PLAIN_UP_PROJ`: the MLP's `up_proj` is a plain MLP's up projection, with no gate
       beside it (MPT), so the neurons are `mlp_activation` itself.
+    - `CAUSAL`: a position attends to itself and earlier positions only (`False` on
+      CPM-Ant, whose forward lets every position attend to every other).
+    - `KEY_PREFIX`: positions the key axis holds ahead of the user's tokens (CPM-Ant's
+      prompt segment), on the keys, the values, the scores and the pattern.
     """
 
     CHECKPOINT: str | None = None
@@ -330,6 +334,8 @@ class FamilySuite:
     PREMIX_IS_HEAD_OUTPUTS = True
     NEURONS_FROM_ACTIVATION = True
     PLAIN_UP_PROJ = False
+    CAUSAL = True
+    KEY_PREFIX = 0
 
     # -- fixtures and hooks ------------------------------------------------------------
 
@@ -1070,7 +1076,7 @@ class FamilySuite:
         dtype = model_dtype(model)
         for index, pattern in zip(blocks, self.read_on_blocks(model, "self_attn.attention_probabilities", blocks)):
             attn = model.layers[index].self_attn
-            assert tuple(pattern.shape) == (1, axis_size(attn, "num_heads"), n, n), (
+            assert tuple(pattern.shape) == (1, axis_size(attn, "num_heads"), n, n + self.KEY_PREFIX), (
                 f"block {index}: {tuple(pattern.shape)}"
             )
             assert pattern.dtype == dtype
@@ -1082,9 +1088,11 @@ class FamilySuite:
             else:
                 assert torch.allclose(sums, torch.ones_like(sums), atol=tol), f"block {index}: rows do not sum to one"
             assert bool((pattern >= 0).all())
-            assert float(pattern.detach().triu(1).abs().max()) == 0.0, (
-                f"block {index}: the pattern attends to later tokens"
-            )
+            later = float(pattern.detach().triu(1 + self.KEY_PREFIX).abs().max())
+            if self.CAUSAL:
+                assert later == 0.0, f"block {index}: the pattern attends to later tokens"
+            else:
+                assert later > 0.0, f"block {index}: a bidirectional pattern attends to no later token"
 
     def test_attention_interior_under_generate(self, model, clean):
         self.require(
@@ -1103,7 +1111,8 @@ class FamilySuite:
         pattern, queries, keys = found["attention_probabilities"], found["attention_queries"], found["attention_keys"]
         heads = axis_size(attn, "num_heads")
         queried = 1 if self.KEEPS_CACHE else n + 1  # without a cache the step runs the whole sequence again
-        assert tuple(pattern.shape) == (1, heads, queried, n + 1), f"decode pattern: {tuple(pattern.shape)}"
+        keyed = n + 1 + self.KEY_PREFIX
+        assert tuple(pattern.shape) == (1, heads, queried, keyed), f"decode pattern: {tuple(pattern.shape)}"
         sums = pattern.float().sum(-1)
         if not self.ATTENTION_SINK:
             assert torch.allclose(sums, torch.ones_like(sums), atol=1e-3)
@@ -1171,10 +1180,10 @@ class FamilySuite:
         )
         shapes = {
             "attention_queries": (1, heads, n, qk),
-            "attention_keys": (1, kv, n, qk),
-            "attention_values": (1, kv, n, hd),
-            "attention_scores": (1, heads, n, n),
-            "attention_probabilities": (1, heads, n, n),
+            "attention_keys": (1, kv, n + self.KEY_PREFIX, qk),
+            "attention_values": (1, kv, n + self.KEY_PREFIX, hd),
+            "attention_scores": (1, heads, n, n + self.KEY_PREFIX),
+            "attention_probabilities": (1, heads, n, n + self.KEY_PREFIX),
             "attention_head_outputs": (1, n, heads, hd),
         }
         read = {}
@@ -1237,9 +1246,14 @@ class FamilySuite:
                 return m.logits
 
             edited = run(model, last_query)
-            assert torch.allclose(
-                edited[:, :-1], clean["logits"][:, :-1], rtol=0, atol=1e-6 * scale_of(clean["logits"])
-            ), "an edit of the last query moved an earlier position"
+            if self.CAUSAL:
+                assert torch.allclose(
+                    edited[:, :-1], clean["logits"][:, :-1], rtol=0, atol=1e-6 * scale_of(clean["logits"])
+                ), "an edit of the last query moved an earlier position"
+            else:  # the edited position's output reaches every position through the next block's attention
+                assert moved(edited[:, :-1], clean["logits"][:, :-1]), (
+                    "an edit of the last query moved no other position"
+                )
             assert moved(edited[:, -1], clean["logits"][:, -1]), "an edit of the last query did not move its position"
 
     def test_interior_in_place_edits(self, model, clean):
@@ -1290,6 +1304,8 @@ class FamilySuite:
 
         before, after, final = run(model, body)
         assert torch.equal(before, after), "the last block's output is not block 0's"
+        # A final norm runs in the trunk's layout; a head reads what the trunk returns, in the standard one.
+        final = self.native(final) if self.final_norm() else final
         assert torch.equal(before, final), "the final norm (the head, without one) did not receive block 0's stream"
 
     def test_skip_layers_with_a_given_stream(self, model, clean):
