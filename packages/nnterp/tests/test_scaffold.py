@@ -66,7 +66,7 @@ def test_a_block_multiplier_takes_the_scaled_components():
     assert granite.attention.multiplier == granite.mlp.multiplier == "residual_multiplier"
     # A multiplier left at one would hide a draft that forgets it.
     assert granite.overrides["residual_multiplier"] == 0.5
-    assert granite.after_head == "logits_scaling"
+    assert granite.after_head == "/ model._module.config.logits_scaling"
     text = family_module(granite)
     assert "class Attention(ScaledAttention):" in text and "class Mlp(ScaledMlp):" in text
     assert not any("residual_multiplier" in item for item in granite.needs_person)
@@ -172,3 +172,34 @@ def test_an_embedding_edited_in_place_is_named():
         ctrl.mlp_generic
         and 'ENVOYS = {EncoderLayer: Layer, MultiHeadAttention: Attention, "mlp": Mlp}' in family_module(ctrl)
     )
+
+
+def test_queries_are_split_views_only_where_no_fresh_tensor_follows_the_split():
+    from transformers.models.codegen.modeling_codegen import CodeGenAttention
+    from transformers.models.gpt2.modeling_gpt2 import GPT2Attention
+
+    from nnterp.scaffold.analyze import _queries_split
+
+    assert _queries_split(GPT2Attention)  # split, then only views before the interface
+    assert not _queries_split(CodeGenAttention)  # split, then the rotary embedding makes a fresh tensor
+
+
+def test_what_follows_the_head_and_the_inner_model_is_read_off_their_forwards():
+    cohere = analyze("cohere_compass_text")
+    assert cohere.after_head == "* model._module.logit_scale"
+    assert "return model.lm_head(model.norm(hidden)) * model._module.logit_scale" in family_module(cohere)
+    nanochat = analyze("nanochat")
+    text = family_module(nanochat)
+    assert nanochat.norm_calls == 2 and 'EProperty("model.source.self_norm_1.output")' in text
+    assert any("calls its final norm norm 2 times" in item for item in nanochat.needs_person)
+
+
+def test_the_attention_sizes_and_calls_the_config_does_not_say():
+    bigcode = analyze("gpt_bigcode")
+    assert bigcode.kv_heads_attribute == "kv_heads" and "num_key_value_heads" not in bigcode.overrides
+    assert bigcode.width_key is None  # `n_positions` holds the same number by chance, not the MLP width
+    diff = analyze("diffllama")
+    assert diff.interface_calls and any("2 times" in item for item in diff.needs_person)
+    assert "attention_head_outputs = unavailable(SEVERAL_CALLS)" in family_module(diff)
+    gemma = analyze("gemma4_unified_text")
+    assert gemma.head_dim_per_block and "def head_dim(model) -> int:" in family_module(gemma)

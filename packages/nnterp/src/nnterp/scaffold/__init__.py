@@ -87,6 +87,30 @@ def build_checkpoint(analysis: Analysis, out: Path) -> Path:
     return build_entry(Entry(analysis.module_name, analysis.model_type, analysis.overrides), out / "tiny_checkpoints")
 
 
+#: The text the suite traces; a checkpoint whose first attention saturates on it is rebuilt with a smaller init.
+PROMPT = "The Eiffel Tower is in"
+
+
+def saturated(checkpoint: Path) -> bool:
+    """Whether the checkpoint's first attention pattern is one-hot somewhere on `PROMPT`.
+
+    A probability that rounds to one cannot grow, so the suite's edits of the scores
+    would not show; such a checkpoint is degenerate for the suite, not the draft wrong.
+    """
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    try:
+        model = AutoModelForCausalLM.from_pretrained(checkpoint, attn_implementation="eager").eval()
+        ids = AutoTokenizer.from_pretrained(checkpoint)(PROMPT, return_tensors="pt")["input_ids"]
+        with torch.no_grad():
+            patterns = model(input_ids=ids, output_attentions=True).attentions
+    except Exception:  # a model without eager patterns to hand back is not probed
+        return False
+    first = next((p for p in patterns or () if isinstance(p, torch.Tensor) and p.dim() == 4), None)
+    return first is not None and bool((first[..., 1:, :] > 1 - 1e-6).any())
+
+
 def run_suite(test_file: Path, report: Report) -> None:
     """Run the draft's suite in a fresh process and fill `report` with its results."""
     junit = test_file.parent / "suite.xml"
@@ -138,7 +162,14 @@ def scaffold(model_type: str, out: str | Path | None = None, run: bool = True) -
     if not run:
         return report
     try:
-        build_checkpoint(analysis, target)
+        checkpoint = build_checkpoint(analysis, target)
+        for _ in range(3):
+            if "initializer_range" not in analysis.overrides or not saturated(checkpoint):
+                break
+            # Scores large enough to round a probability to one: smaller weights, the same shapes.
+            analysis.overrides["initializer_range"] = round(analysis.overrides["initializer_range"] * 0.6, 4)
+            files = write(analysis, target)
+            checkpoint = build_checkpoint(analysis, target)
     except Exception as error:
         report.error = f"building the checkpoint failed: {type(error).__name__}: {error}"
         return report

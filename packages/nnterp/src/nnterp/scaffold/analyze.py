@@ -133,6 +133,11 @@ class Analysis:
     width_key: str | None = None
     own_sizes: dict[str, str] = field(default_factory=dict)
     after_head: str | None = None
+    interface_calls: list[int] = field(default_factory=list)
+    head_dim_per_block: bool = False
+    kv_heads_attribute: str | None = None
+    container_class: str | None = None
+    norm_calls: int = 1
     needs_person: list[str] = field(default_factory=list)
 
 
@@ -314,7 +319,25 @@ def shrink(model_type: str) -> tuple[Any, dict[str, Any], torch.nn.Module]:
             if _repair(default, overrides, error):
                 continue
             raise
+        if _unused_kv_heads(model, overrides):
+            # The config derives its key/value head count (a multi-query flag): the shrink's own is dropped.
+            del overrides["num_key_value_heads"]
+            continue
         return config, overrides, model
+
+
+def _unused_kv_heads(model: torch.nn.Module, overrides: dict[str, Any]) -> bool:
+    """Whether the attentions keep another key/value head count than the one the shrink set."""
+    wanted = overrides.get("num_key_value_heads")
+    if wanted is None:
+        return False
+    for module in model.modules():
+        if "attention" in type(module).__name__.lower():
+            for name in KV_HEAD_ATTRIBUTES:
+                value = getattr(module, name, None)
+                if isinstance(value, int) and not isinstance(value, bool):
+                    return value != wanted
+    return False
 
 
 def _children(module: torch.nn.Module) -> dict[str, torch.nn.Module]:
@@ -526,18 +549,109 @@ def _embedding_edits(analysis: Analysis, inner: torch.nn.Module) -> None:
             )
 
 
-def _head_ops(model: torch.nn.Module) -> str | None:
-    """What the causal-LM forward does to the head's output, as the draft's `project_on_vocab` writes it."""
+#: Tensor methods whose result is a view of their input (an in-place edit of it reaches the input).
+VIEW_OPS = {"view", "reshape", "transpose", "permute", "to", "unflatten", "flatten", "squeeze", "unsqueeze", "expand"}
+#: Operations that return several views of one tensor, which torch refuses to edit in place.
+SPLIT_OPS = {"split", "chunk", "unbind", "tensor_split"}
+
+
+def _interface_call(tree: ast.AST) -> ast.Call | None:
+    """The first call of the shared attention interface in a forward."""
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("attention_interface")
+    ]
+    return min(calls, key=lambda node: node.lineno, default=None)
+
+
+def _queries_split(kind: type) -> bool:
+    """Whether the queries the attention hands the shared interface are views out of one `split` (or `chunk`).
+
+    The queries' name is followed back through the forward's assignments: view
+    operations pass it on, a split ends it (the queries are such a view), anything else
+    (a rotary embedding, a norm, a concatenation) makes a fresh tensor.
+    """
     try:
-        source = inspect.getsource(type(model).forward)
-    except (OSError, TypeError):
+        tree = ast.parse(textwrap.dedent(inspect.getsource(kind.forward)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    call = _interface_call(tree)
+    if call is None or len(call.args) < 2 or not isinstance(call.args[1], ast.Name):
+        return False
+    assigns = sorted(
+        (node for node in ast.walk(tree) if isinstance(node, ast.Assign) and len(node.targets) == 1),
+        key=lambda node: node.lineno,
+    )
+    name, line = call.args[1].id, call.lineno
+    while True:
+        found = None
+        for node in assigns:
+            if node.lineno >= line:
+                break
+            target = node.targets[0]
+            names = [target] if isinstance(target, ast.Name) else getattr(target, "elts", [])
+            if any(isinstance(n, ast.Name) and n.id == name for n in names):
+                found = node
+        if found is None:
+            return False
+        value = found.value
+        while True:
+            if isinstance(value, ast.Subscript):
+                value = value.value
+            elif (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Attribute)
+                and value.func.attr in VIEW_OPS
+                and ast.unparse(value.func.value) != "torch"
+            ):
+                value = value.func.value
+            else:
+                break
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in SPLIT_OPS:
+            return True
+        if not isinstance(value, ast.Name):
+            return False
+        name, line = value.id, found.lineno
+
+
+def _head_ops(model: torch.nn.Module, head: str | None) -> str | None:
+    """What the causal-LM forward does to the head's output: `"softcap"`, or the scale it applies (`"* <expr>"`).
+
+    The scale is read off the statements that rebind the head's output after the head
+    runs (`logits = logits * self.logit_scale`), its `self` written as the model the
+    draft's `project_on_vocab` takes (`model._module`).
+    """
+    try:
+        source = textwrap.dedent(inspect.getsource(type(model).forward))
+        body = ast.parse(source).body[0].body  # type: ignore[attr-defined]
+    except (OSError, TypeError, SyntaxError):
         return None
     if "final_logit_softcapping" in source:
         return "softcap"
-    if "logit_scale" in source:
-        return "logit_scale"
-    if "logits_scaling" in source:
-        return "logits_scaling"
+    logits = None
+    for statement in body:
+        if head and isinstance(statement, ast.Assign) and f"self.{head}(" in ast.unparse(statement.value):
+            target = statement.targets[0]
+            logits = target.id if isinstance(target, ast.Name) else None
+            continue
+        if logits is None:
+            continue
+        op = value = None
+        if isinstance(statement, ast.AugAssign) and getattr(statement.target, "id", None) == logits:
+            op, value = statement.op, statement.value
+        elif (
+            isinstance(statement, ast.Assign)
+            and getattr(statement.targets[0], "id", None) == logits
+            and isinstance(statement.value, ast.BinOp)
+            and getattr(statement.value.left, "id", None) == logits
+        ):
+            op, value = statement.value.op, statement.value.right
+        if isinstance(op, (ast.Mult, ast.Div)) and value is not None:
+            names = {node.id for node in ast.walk(value) if isinstance(node, ast.Name)}
+            if names <= {"self"}:
+                expression = ast.unparse(value).replace("self.", "model._module.")
+                return f"{'*' if isinstance(op, ast.Mult) else '/'} {expression}"
     return None
 
 
@@ -558,6 +672,19 @@ def _norm_after(module: torch.nn.Module, marker: str) -> str | None:
         ),
         None,
     )
+
+
+#: Parts of a config key that name a feed-forward width (a key of the same value without one is a coincidence).
+WIDTH_HINTS = ("inner", "intermediate", "ffn", "ff_", "mlp", "filter")
+
+
+def _width_keys(config: Any, width: int) -> list[str]:
+    """The config keys that hold the MLP width `width` and are named like a feed-forward width."""
+    return [
+        key
+        for key, value in sorted(config.to_dict().items())
+        if value == width and isinstance(value, int) and any(hint in key for hint in WIDTH_HINTS)
+    ]
 
 
 def _mlp_child(block: torch.nn.Module, attn: str | None) -> str | None:
@@ -683,6 +810,38 @@ def _shared_key(module: torch.nn.Module, shared: str) -> tuple[str | None, bool]
     return f"{shared}.output", False
 
 
+#: Attribute names a fused attention keeps its key/value head count under (the config may say otherwise).
+KV_HEAD_ATTRIBUTES = ("num_key_value_heads", "num_kv_heads", "kv_heads", "n_kv_heads", "n_head_kv")
+
+
+def _attention_extras(analysis: Analysis, module: torch.nn.Module, attentions: list[torch.nn.Module]) -> None:
+    """What else the attention's forward and the blocks' attentions say: several interface calls, per-block sizes."""
+    try:
+        source = textwrap.dedent(inspect.getsource(type(module).forward))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):
+        return
+    lines = source.splitlines()
+    calls = sorted(
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("attention_interface")
+    )
+    if len(calls) > 1:
+        analysis.interface_calls = calls
+        where = ", ".join(f"line {n}: {lines[n - 1].strip()!r}" for n in calls)
+        analysis.needs_person.append(
+            f"the attention calls the shared interface {len(calls)} times ({where}): the draft reads the interior "
+            "at the first call, and no tensor holds one output per query head"
+        )
+    widths = {getattr(attention, "head_dim", None) for attention in attentions}
+    analysis.head_dim_per_block = len(widths) > 1 and all(isinstance(width, int) for width in widths)
+    if "k_proj" not in _children(module):  # without one, the base counts the key heads off the config
+        analysis.kv_heads_attribute = next(
+            (name for name in KV_HEAD_ATTRIBUTES if isinstance(getattr(module, name, None), int)), None
+        )
+
+
 def analyze(model_type: str) -> Analysis:
     """Read the standard values' places off a tiny instance of `model_type` and its forwards."""
     from nnterp.families import module_name
@@ -740,8 +899,9 @@ def analyze(model_type: str) -> Analysis:
             analysis.needs_person.append(f"the attention interior: {analysis.interface_gap}")
         analysis.o_proj = next((n for n in OUTPUT_NAMES if n in _children(module)), None)
         # Queries split out of one fused projection are views that torch refuses to edit in place.
-        analysis.split_qkv = ".split(" in inspect.getsource(type(module).forward)
+        analysis.split_qkv = _queries_split(type(module))
         analysis.premix_norm = _norm_after(module, "attention_interface(")
+        _attention_extras(analysis, module, [b.get_submodule(attn) for b in blocks if attn in _children(b)])
     analysis.latent = isinstance(getattr(config, "kv_lora_rank", None), int)
     if analysis.latent:
         analysis.split_qkv = False  # the latent's pieces are concatenated into the queries and keys
@@ -762,14 +922,14 @@ def analyze(model_type: str) -> Analysis:
         down = parts.get(analysis.down_proj) if analysis.down_proj else None
         width = getattr(down, "in_features", None)
         if width is not None and getattr(config, "intermediate_size", None) != width:
-            keys = [k for k, v in sorted(config.to_dict().items()) if v == width and isinstance(v, int)]
+            keys = _width_keys(config, width)
             analysis.width_key = keys[0] if keys else None
             analysis.own_sizes["intermediate_size"] = "the MLP width read off block 0's down projection"
         if analysis.down_proj is None:
             analysis.needs_person.append(f"no down projection named {DOWN_NAMES} on {type(children[mlp]).__name__}")
     if analysis.inline_mlp is not None:
         down = block.get_submodule(analysis.inline_mlp[1])
-        keys = [k for k, v in sorted(config.to_dict().items()) if v == down.in_features and isinstance(v, int)]
+        keys = _width_keys(config, down.in_features)
         analysis.width_key = (
             next((k for k in keys if k != "intermediate_size"), None) if "intermediate_size" not in keys else None
         )
@@ -777,5 +937,17 @@ def analyze(model_type: str) -> Analysis:
             analysis.own_sizes["intermediate_size"] = f"the feed-forward width, config.{analysis.width_key}"
     if embed:
         _embedding_edits(analysis, model.get_submodule(container) if container else model)
-    analysis.after_head = _head_ops(model)
+    if norm and container:
+        inner = model.get_submodule(container)
+        analysis.container_class = type(inner).__name__
+        source = textwrap.dedent(_source(type(inner))).splitlines()
+        calls = [n for n, line in enumerate(source, 1) if f"self.{norm}(" in line]
+        analysis.norm_calls = max(len(calls), 1)
+        if len(calls) > 1:
+            where = ", ".join(f"line {n}: {source[n - 1].strip()!r}" for n in calls)
+            analysis.needs_person.append(
+                f"the inner model calls its final norm {norm} {len(calls)} times ({where}): the draft reads "
+                "final_norm_output at the last call, while norm.output in a trace is the first call's"
+            )
+    analysis.after_head = _head_ops(model, head)
     return analysis

@@ -183,7 +183,10 @@ def _docstring_block(a: Analysis) -> str:
 def family_module(a: Analysis) -> str:
     """The draft family module's text."""
     mlp_class = a.mlp_class if a.mlp_class and not a.mlp_generic else None
-    imports = list(dict.fromkeys(c for c in (a.block_class, a.attention_class, mlp_class, a.dense_mlp_class) if c))
+    body_class = a.container_class if a.norm_calls > 1 else None
+    imports = list(
+        dict.fromkeys(c for c in (body_class, a.block_class, a.attention_class, mlp_class, a.dense_mlp_class) if c)
+    )
     layer_body, reasons = _layer_body(a)
     attention_body = _sublayer_body(a.attention, "attention_output", "attention") + _inside(
         a.attention, "attention_output"
@@ -193,6 +196,16 @@ def family_module(a: Analysis) -> str:
         attention_body += [
             "    def off_interface(self) -> str | None:",
             "        return OWN_ARITHMETIC",
+            "",
+        ]
+    if a.interface_calls and not a.interface_gap:
+        attention_body += ["    attention_head_outputs = unavailable(SEVERAL_CALLS)", ""]
+    if a.kv_heads_attribute:
+        attention_body += [
+            "    @property",
+            "    def num_kv_heads(self) -> int:",
+            f'        """The key/value heads, the module\'s `{a.kv_heads_attribute}` (the config may say otherwise)."""',
+            f"        return self._module.{a.kv_heads_attribute}",
             "",
         ]
     attention_base = "LatentAttention" if a.latent else _base(a.attention, "Attention", "ScaledAttention")
@@ -212,6 +225,8 @@ def family_module(a: Analysis) -> str:
     elif a.mlp_class:
         components.add(mlp_base)
     body_lines = layer_body + attention_body + mlp_body
+    if a.norm_calls > 1:
+        components |= {"EProperty", "Standard"}
     if any("@EProperty" in line for line in body_lines):
         components.add("EProperty")
     if any("-> Residual" in line for line in body_lines):
@@ -251,6 +266,10 @@ def family_module(a: Analysis) -> str:
         constants.append(
             f"OWN_ARITHMETIC = {a.interface_gap + '; ' + NOT_PLACED + ' the interior at its own operations'!r}"
         )
+    if a.interface_calls and not a.interface_gap:
+        constants.append(
+            f"SEVERAL_CALLS = {'the attention combines the outputs of several interface calls; ' + NOT_PLACED + ' one output per query head'!r}"
+        )
     if any(sub is not None and sub.adds_residual for sub in (a.attention, a.mlp)):
         constants.append(
             f"ADDS_RESIDUAL = {'the sublayer adds the residual inside its own forward; ' + NOT_PLACED + ' the contribution there'!r}"
@@ -261,6 +280,19 @@ def family_module(a: Analysis) -> str:
         lines += [
             "",
             f'NO_MLP = "the block runs {a.inline_mlp[0]}, the activation and {a.inline_mlp[1]} inline: there is no mlp module to call"',
+            "",
+        ]
+    if a.norm_calls > 1:
+        lines += [
+            "",
+            f"#: The last of the {a.norm_calls} calls of `{a.norm}` in the inner model's forward: what the head reads.",
+            f'final_norm_output = EProperty("{a.container}.source.self_{a.norm}_{a.norm_calls - 1}.output")',
+            "",
+            "",
+            "class Body(Standard):",
+            f'    """{a.container_class}, instrumented at load: `final_norm_output` is read inside its forward."""',
+            "",
+            "    sourced = True",
             "",
         ]
     lines += [
@@ -301,6 +333,14 @@ def family_module(a: Analysis) -> str:
             "    return model.layers[0].mlp.intermediate_size",
             "",
         ]
+    if a.head_dim_per_block:
+        lines += [
+            "",
+            "def head_dim(model) -> int:",
+            '    """The first block\'s head width; it differs per block, each block\'s own is `self_attn.head_dim`."""',
+            "    return model.layers[0].self_attn.head_dim",
+            "",
+        ]
     if a.latent:
         lines += [
             "",
@@ -311,7 +351,8 @@ def family_module(a: Analysis) -> str:
         ]
     if a.after_head:
         lines += ["", *_project_on_vocab(a.after_head)]
-    envoys = [f"{a.block_class}: Layer"]
+    envoys = [f"{a.container_class}: Body"] if a.norm_calls > 1 else []
+    envoys.append(f"{a.block_class}: Layer")
     if a.attention_class:
         envoys.append(f"{a.attention_class}: Attention")
     if a.mixture:
@@ -352,18 +393,19 @@ def _quirks(a: Analysis) -> list[str]:
 
 
 def _project_on_vocab(kind: str) -> list[str]:
-    body = {
-        "softcap": [
+    if kind == "softcap":
+        what = "its final logit softcapping"
+        body = [
             "    cap = model.config.final_logit_softcapping",
             "    logits = model.lm_head(model.norm(hidden))",
             "    return logits if cap is None else (logits / cap).tanh() * cap",
-        ],
-        "logit_scale": ["    return model.lm_head(model.norm(hidden)) * model.config.logit_scale"],
-        "logits_scaling": ["    return model.lm_head(model.norm(hidden)) / model.config.logits_scaling"],
-    }[kind]
+        ]
+    else:
+        what = f"the scale it applies ({kind})"
+        body = [f"    return model.lm_head(model.norm(hidden)) {kind}"]
     return [
         "def project_on_vocab(model, hidden):",
-        f'    """The final norm, the head, then what the model does after it ({kind})."""',
+        f'    """The final norm, the head, then what the model does after it: {what}."""',
         *body,
         "",
     ]
@@ -409,6 +451,8 @@ def test_module(a: Analysis) -> str:
         expected["mlp_input"] = "inline"
     if a.interface_gap:
         expected.update({f"self_attn.{value}": NOT_PLACED for value in INTERIOR})
+    elif a.interface_calls:
+        expected["self_attn.attention_head_outputs"] = NOT_PLACED
     if a.attention and a.attention.adds_residual:
         expected["self_attn.attention_output"] = NOT_PLACED
     if a.mlp and a.mlp.adds_residual:
