@@ -79,6 +79,8 @@ class Entry:
     - `auto_class`: the transformers auto class that builds the model.
     - `processor`: for a wrapper, called with the shared tokenizer and the built
       config; returns the processor saved beside the model in the tokenizer's place.
+    - `cannot_run`: called on a release that has the type; why its transformers code
+      cannot run this checkpoint's forward (the error it raises), or `None`.
     """
 
     name: str
@@ -89,3 +91,4 @@ class Entry:
     prepare: Callable[[Any], None] | None = None
     auto_class: str = "AutoModelForCausalLM"
     processor: Callable[[Any, Any], Any] | None = None
+    cannot_run: Callable[[], str | None] | None = None

@@ -126,7 +126,9 @@ class MixtureChecks:
 
         def body(m):
             mixture = m.layers[index].mlp
-            mixture.expert_weights = mixture.expert_weights.masked_fill(mixture.expert_indices == expert, 0)
+            # The indices first: a family may bind them before the weights (Doge), never after.
+            chosen = mixture.expert_indices == expert
+            mixture.expert_weights = mixture.expert_weights.masked_fill(chosen, 0)
             return mixture.routed_output
 
         routed = run(model, body)
