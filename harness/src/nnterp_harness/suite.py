@@ -669,8 +669,8 @@ class FamilySuite:
                 # A hybrid's block without the module (a mixer block's `self_attn`) says so.
                 absent = [i for i in range(count) if prefix and host_of(model.layers[i], prefix) is None]
                 # A block value read at a child that this block of a hybrid lacks (Nemotron-H's MLP
-                # block has no norm before an attention) says so too.
-                lacks = [] if prefix else lacking_child(entry, model.layers)
+                # block has no norm before an attention) says so too, where the family serves it elsewhere.
+                lacks = [] if prefix or key in self.EXPECTED_UNAVAILABLE else lacking_child(entry, model.layers)
                 for index in lacks:
                     del entry[index]
                 for index in absent:
