@@ -6,9 +6,9 @@ recurrent, from the component bases its envoys take), builds the draft's
 checkpoint and runs the suite on the draft. It prints a line per type and writes
 `benchmarks/results/scaffold_drafts.json`: per kind, the clean drafts, the failing
 ones with their failing suite methods, and what each draft marked as needing a
-person.
+person; and the tracked `benchmarks/scaffold_drafts.md`, the same in a table.
 
-    python benchmarks/scaffold_drafts.py [--types TYPE ...] [--kinds dense moe recurrent] [--jobs N] [--out FILE] [--merge]
+    python benchmarks/scaffold_drafts.py [--types TYPE ...] [--kinds dense moe recurrent] [--jobs N] [--out FILE] [--summary FILE] [--merge]
 
 A run cut short keeps what landed; `--merge` runs the rest later into the same file.
 """
@@ -27,6 +27,8 @@ from nnterp.scaffold import Report
 from nnterp.scaffold.survey import summary, survey
 
 RESULTS = Path(__file__).resolve().parent / "results"
+#: The tracked summary of the results, in words and numbers.
+SUMMARY = Path(__file__).resolve().parent / "scaffold_drafts.md"
 KINDS = ("dense", "moe", "recurrent")
 
 
@@ -57,6 +59,46 @@ def summarize(reports: dict[str, dict], kinds: dict[str, str], requested: list[s
     return data
 
 
+def markdown(data: dict, kinds: dict[str, str]) -> str:
+    """The tracked summary: per kind, the clean drafts and, for each failing one, its failing methods and flags."""
+    import transformers
+
+    lines = [
+        "# Scaffold drafts of the shipped families",
+        "",
+        "Written by `benchmarks/scaffold_drafts.py` (the whole data in the git-ignored",
+        f"`benchmarks/results/scaffold_drafts.json`), on transformers {transformers.__version__}. A draft is clean",
+        "when it passes the whole `FamilySuite` with no edit; a failing draft is flagged when it names",
+        "something as needing a person.",
+        "",
+    ]
+    reports = data["reports"]
+    for name in KINDS:
+        shipped = sorted(t for t, k in kinds.items() if k == name)
+        ran = [t for t in shipped if t in reports]
+        if not shipped:
+            continue
+        clean = [t for t in ran if not reports[t]["failed"] and not reports[t]["error"] and reports[t]["passed"]]
+        share = f" ({len(clean) / len(ran):.0%})" if ran else ""
+        lines += [f"## {name}", "", f"{len(clean)} of {len(ran)} drafts measured pass unedited{share};"]
+        lines[-1] += f" {len(shipped) - len(ran)} of the {len(shipped)} shipped types not measured in this file."
+        lines += ["", f"Clean: {', '.join(clean) or 'none'}.", ""]
+        failing = [t for t in ran if t not in clean]
+        if failing:
+            lines += ["| type | failing suite methods | flagged by the draft |", "| --- | --- | --- |"]
+            for t in failing:
+                report = reports[t]
+                methods = (
+                    ", ".join(m.removeprefix("test_") for m in report["failed"]) or f"not drafted: {report['error']}"
+                )
+                lines.append(f"| {t} | {methods} | {'yes' if report['needs_person'] else 'no'} |")
+            lines.append("")
+        missing = [t for t in shipped if t not in reports]
+        if missing:
+            lines += [f"Not measured: {', '.join(missing)}.", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def fields(report: Report) -> dict:
     """What the results file keeps of a report."""
     return {
@@ -74,6 +116,7 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="*", choices=KINDS, help="restrict to these kinds of family")
     parser.add_argument("--jobs", type=int, default=1, help="drafts built and run at once, one process each")
     parser.add_argument("--out", type=Path, default=RESULTS / "scaffold_drafts.json", help="where the summary goes")
+    parser.add_argument("--summary", type=Path, default=SUMMARY, help="where the tracked summary in words goes")
     parser.add_argument(
         "--merge", action="store_true", help="keep the reports already in --out for the types this run does not redo"
     )
@@ -97,6 +140,7 @@ def main() -> None:
         """Write the results of the reports so far to `args.out` (a run cut short keeps what landed)."""
         data = summarize({**kept, **{r.model_type: fields(r) for r in reports}}, kinds, requested)
         args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        args.summary.write_text(markdown(data, kinds), encoding="utf-8")
         return data
 
     with tempfile.TemporaryDirectory() as root:

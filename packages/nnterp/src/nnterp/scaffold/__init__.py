@@ -40,6 +40,7 @@ class Report:
     skipped: int = 0
     failed: list[str] = field(default_factory=list)
     error: str | None = None
+    ran: bool = True
 
     @property
     def clean(self) -> bool:
@@ -50,6 +51,8 @@ class Report:
         lines = [f"scaffold {self.model_type} -> {self.out}"]
         if self.error:
             lines.append(f"  could not draft or run: {self.error}")
+        elif not self.ran:
+            lines.append("  FamilySuite on the draft: not run (the checkpoint is not built either)")
         else:
             lines.append(
                 f"  FamilySuite on the draft: {self.passed} passed, {len(self.failed)} failed, {self.skipped} skipped"
@@ -160,6 +163,7 @@ def scaffold(model_type: str, out: str | Path | None = None, run: bool = True) -
     report.needs_person = list(analysis.needs_person)
     files = write(analysis, target)
     if not run:
+        report.ran = False
         return report
     try:
         checkpoint = build_checkpoint(analysis, target)
