@@ -17,9 +17,8 @@ from transformers.models.gemma4_unified.modeling_gemma4_unified import (
     Gemma4UnifiedTextMLP,
 )
 
-from nnterp.components import Residual, needs_child
 from nnterp.components.vllm import post_norm
-from nnterp.components.vllm import transformers_backend as base
+from nnterp.families.vllm import vaultgemma
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True
@@ -31,24 +30,8 @@ RENAME = {
 }
 
 
-class Layer(base.Layer):
-    """Gemma 4 unified's sandwich block: the stream between the sublayers enters the MLP's pre-norm."""
-
-    @base.Batched(
-        "pre_feedforward_layernorm.input",
-        description="The residual stream after the attention add",
-        unavailable=needs_child("pre_feedforward_layernorm"),
-    )
-    def layer_mid(self, rows) -> Residual:
-        return rows
-
-    @base.Batched(
-        "pre_feedforward_layernorm.output",
-        description="The normed stream entering the MLP",
-        unavailable=needs_child("pre_feedforward_layernorm"),
-    )
-    def mlp_norm_output(self, rows) -> Residual:
-        return rows
+class Layer(vaultgemma.Layer):
+    """Gemma 4 unified's sandwich block: the stream between the sublayers enters the MLP's pre-norm, as VaultGemma's."""
 
 
 class Attention(post_norm.BackendPostNormAttention):
