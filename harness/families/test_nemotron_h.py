@@ -42,13 +42,9 @@ class TestNemotronH(RecurrentChecks, MixtureChecks, FamilySuite):
 
     def test_support_names_the_sublayer_each_block_lacks(self, model):
         support = model.support()
-        assert support["self_attn.attention_output"] == {
-            i: "no self_attn module on this block" for i in (0, 1, 2)
-        }
+        assert support["self_attn.attention_output"] == {i: "no self_attn module on this block" for i in (0, 1, 2)}
         assert support["mlp.mlp_output"] == {i: "no mlp module on this block" for i in (0, 3)}
-        assert support["linear_attn.attention_output"] == {
-            i: "no linear_attn module on this block" for i in (1, 2, 3)
-        }
+        assert support["linear_attn.attention_output"] == {i: "no linear_attn module on this block" for i in (1, 2, 3)}
 
     def test_weights_are_the_scaled_sigmoid_scores_of_the_chosen_experts(self, model):
         def body(m):
