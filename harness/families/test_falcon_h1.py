@@ -58,7 +58,12 @@ class TestFalconH1(RecurrentChecks, FamilySuite):
     def test_layer_mid_sums_both_mixers(self, model):
         def body(m):
             block = m.layers[1]
-            return block.layer_input, block.linear_attn.attention_output, block.self_attn.attention_output, block.layer_mid
+            return (
+                block.layer_input,
+                block.linear_attn.attention_output,
+                block.self_attn.attention_output,
+                block.layer_mid,
+            )
 
         x, mixer, attn, mid = run(model, body)
         assert torch.equal(mid, x + (mixer + attn)), "the block adds the two mixers' sum to the stream"
