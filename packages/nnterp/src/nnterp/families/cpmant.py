@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from nnsight.intervention.interleaver import Mediator
 from transformers.models.cpmant.modeling_cpmant import (
     CpmAntFFNBlock,
     CpmAntSelfAttentionBlock,
@@ -60,9 +59,8 @@ from nnterp.components import (
     first_tensor,
     own_value,
 )
-from nnterp.components.eproperty import pick, resolve
+from nnterp.components.mapped import held, mapped_value
 from nnterp.components.own_attention import Shape
-from nnterp.components.standard import Standard
 from nnterp.standardized import StandardizedTransformer
 
 RENAME = {
@@ -118,28 +116,20 @@ def user_tokens(
     the prompt (a full run, not a cached decode step). A write fills the user's
     positions of a copy of the current tensor.
     """
-    contract = base.values()[name] if issubclass(base, Standard) else vars(base)[name]
     read, write = shape
 
-    def stub(self, value):
+    def read_users(host, value):
         value = first_tensor(value) if packed else value
-        return read(self, value[_past_prompt(value, axis, prompt_length(self), always_prompt)])
+        return read(host, value[_past_prompt(value, axis, prompt_length(host), always_prompt)])
 
-    stub.__name__ = stub.__qualname__ = name
-    stub.__annotations__ = {"return": contract.layout}
-    prop = EProperty(key, select=select, unavailable=unavailable, description=description or contract.description)
-    prop = prop(stub)
-
-    def back(self, value):
-        location, attribute = resolve(self, key, walk=False)
-        raw = pick(attribute, Mediator.value(location), select)
+    def write_users(host, value):
+        raw = held(host, key, select)
         current = first_tensor(raw) if packed else raw
         full = current.clone()
-        full[_past_prompt(current, axis, prompt_length(self), always_prompt)] = write(self, value)
+        full[_past_prompt(current, axis, prompt_length(host), always_prompt)] = write(host, value)
         return (full, *raw[1:]) if packed else full
 
-    prop.postprocess(back)
-    return prop
+    return mapped_value(base, name, key, read_users, write_users, select, unavailable, description)
 
 
 token_embeddings = user_tokens(

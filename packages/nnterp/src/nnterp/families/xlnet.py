@@ -56,8 +56,8 @@ from nnterp.components import (
     rewrap,
     unavailable,
 )
+from nnterp.components.mapped import mapped_value
 from nnterp.components.own_attention import Shape
-from nnterp.components.standard import Standard
 from nnterp.standardized import StandardizedTransformer
 
 RENAME = {
@@ -110,23 +110,15 @@ def served(
 
     `packed`: the location is a module's output tuple whose first element is the value.
     """
-    contract = base.values()[name] if issubclass(base, Standard) else vars(base)[name]
     read, write = shape
 
-    def stub(self, value):
-        return read(self, first_tensor(value) if packed else value)
+    def read_standard(host, value):
+        return read(host, first_tensor(value) if packed else value)
 
-    stub.__name__ = stub.__qualname__ = name
-    stub.__annotations__ = {"return": contract.layout}
-    prop = EProperty(key, select=select, unavailable=unavailable, description=description or contract.description)
-    prop = prop(stub)
+    def write_held(host, value):
+        return rewrap(host, write(host, value)) if packed else write(host, value)
 
-    def back(self, value):
-        value = write(self, value)
-        return rewrap(self, value) if packed else value
-
-    prop.postprocess(back)
-    return prop
+    return mapped_value(base, name, key, read_standard, write_held, select, unavailable, description)
 
 
 # The embedding runs on the transposed ids, so its output is sequence-first too.
