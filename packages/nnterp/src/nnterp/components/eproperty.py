@@ -11,8 +11,9 @@ Path grammar (the key):
 - the last segment is `output`, `input` or `inputs` (`inputs` is the whole
   `(args, kwargs)` pair, `input` the first argument);
 - a leading `/` walks from the model's root instead of the host;
-- each leading `../` steps to the parent, after which the rest is joined onto the
-  parent's native path as a string (aliases do not resolve above the host);
+- each leading `../` steps to the parent envoy, whose children then resolve by
+  name or alias as the host's do (the parent's own forward may be drilled once,
+  `../source.<op>.output`);
 - any other segment is a child module (aliases resolve), `source`, or an operation
   of the `Source` reached so far, so `source.<call>.source.<op>` drills into a
   function the forward calls, which nnsight allows inside a trace only;
@@ -361,8 +362,16 @@ def resolve(obj: Any, key: str, walk: bool = True, name: str | None = None) -> t
         base = node.path.split(".")
         if ups >= len(base):
             raise ValueError(f"{label} reads {key!r}: it climbs above the root")
-        prefix = ".".join(base[: len(base) - ups])
-        return ".".join([prefix, *segments, served]), attribute
+        above = node
+        for _ in range(ups):
+            above = above.parent if above is not None else None
+        if above is None:  # an envoy built without its parent: the native path, as a string
+            prefix = ".".join(base[: len(base) - ups])
+            return ".".join([prefix, *segments, served]), attribute
+        cut = segments.index("source") if "source" in segments else len(segments)
+        for segment in segments[:cut]:  # aliases of the parent's children resolve as the host's do
+            above = getattr(above, segment)
+        return ".".join([above.path, *segments[cut:], served]), attribute
     if not walk:
         modules, rest = segments, []
         if "source" in segments:
