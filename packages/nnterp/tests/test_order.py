@@ -51,3 +51,16 @@ def test_order_follows_a_function_key(path):
     # BLOOM's keys and values come out of the cache update, after the queries leave _reshape
     assert order["self_attn.attention_queries"] < order["self_attn.attention_keys"] == order["self_attn.attention_values"]
     assert list(order)[-1] == "layer_output"
+
+
+def test_a_key_above_the_host_resolves_aliases(gpt2):
+    from nnterp.components.eproperty import resolve
+
+    host = gpt2.layers[1].self_attn
+    by_alias, _ = resolve(host, "../post_attention_layernorm.output", walk=False)
+    by_name, _ = resolve(host, "../ln_2.output", walk=False)
+    assert by_alias == by_name == f"{gpt2.layers[1].path}.ln_2.output"
+    drilled, _ = resolve(host, "../source.self_attn_0.output", walk=False)
+    assert drilled == f"{gpt2.layers[1].path}.source.self_attn_0.output"
+    with pytest.raises(AttributeError):
+        resolve(host, "../no_such_module.output", walk=False)
