@@ -63,7 +63,7 @@ from transformers.models.gemma3n.modeling_gemma3n import (
     Gemma3nTextMLP,
 )
 
-from nnterp.components import EProperty, Residual, SandwichAttention, SandwichLayer, SandwichMlp, Streams
+from nnterp.components import EProperty, Residual, SandwichAttention, SandwichLayer, SandwichMlp, Streams, always
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -108,6 +108,7 @@ class Layer(SandwichLayer):
 
     @EProperty(
         "source.self_altup_predict_0.output",
+        unavailable=always,
         description="AltUp's prediction of every stream, which the block corrects at its end",
     )
     def altup_predictions(self, value) -> Streams:
@@ -138,6 +139,7 @@ class Layer(SandwichLayer):
 
     @EProperty(
         "source.self_altup_correct_0.inputs",
+        unavailable=always,
         description="The active stream after the MLP add, which AltUp's correction carries into every stream",
         select=1,
     )

@@ -19,7 +19,7 @@ from transformers.models.lfm2.modeling_lfm2 import (
     Lfm2ShortConv,
 )
 
-from nnterp.components import Attention, EProperty, HybridLayer, Mlp
+from nnterp.components import Attention, EProperty, HybridLayer, Mlp, always
 from nnterp.components.mlp import Neurons
 from nnterp.components.short_convolution import ShortConvolution
 
@@ -53,7 +53,7 @@ class ShortConvolution(ShortConvolution):
 class Mlp(Mlp):
     """LFM2's gated MLP, whose SiLU is a function call rather than an `act_fn` module."""
 
-    @EProperty("source.F_silu_0.output", description="The activation function's output")
+    @EProperty("source.F_silu_0.output", unavailable=always, description="The activation function's output")
     def mlp_activation(self, value) -> Neurons:
         return value
 

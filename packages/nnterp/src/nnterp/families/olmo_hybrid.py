@@ -28,7 +28,7 @@ from transformers.models.olmo_hybrid.modeling_olmo_hybrid import (
     OlmoHybridMLP,
 )
 
-from nnterp.components import EProperty, HybridLayer, LinearAttention, Mlp, Residual, SandwichAttention
+from nnterp.components import EProperty, HybridLayer, LinearAttention, Mlp, Residual, SandwichAttention, always
 from nnterp.components.reasons import needs_child
 
 RENAME = {
@@ -82,6 +82,7 @@ class Mlp(Mlp):
 
     @EProperty(
         _contribution_key,
+        unavailable=always,
         description=f"What the MLP adds to the residual stream: on an attention block, the output of {POST_MLP_NORM}",
     )
     def mlp_output(self, value) -> Residual:

@@ -30,7 +30,7 @@ from transformers.models.zaya.modeling_zaya import (
     ZayaSparseMoeBlock,
 )
 
-from nnterp.components import Attention, EProperty, Layer, Moe, Residual, Standard
+from nnterp.components import Attention, EProperty, Layer, Moe, Residual, Standard, always
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -65,6 +65,7 @@ class Attention(Attention):
 
     @EProperty(
         f"../post_attention_residual_scale.source.{GATED}.output",
+        unavailable=always,
         description="What the attention adds to the residual stream: its output plus the add's bias, times the "
         "add's per-channel scale",
     )
@@ -86,6 +87,7 @@ class Moe(Moe):
 
     @EProperty(
         f"../post_mlp_residual_scale.source.{GATED}.output",
+        unavailable=always,
         description="What the mixture adds to the residual stream: its output plus the add's bias, times the add's "
         "per-channel scale",
     )
