@@ -203,3 +203,12 @@ def test_the_attention_sizes_and_calls_the_config_does_not_say():
     assert "attention_head_outputs = unavailable(SEVERAL_CALLS)" in family_module(diff)
     gemma = analyze("gemma4_unified_text")
     assert gemma.head_dim_per_block and "def head_dim(model) -> int:" in family_module(gemma)
+
+
+def test_a_mixer_without_attention_is_named_for_a_person():
+    mamba = analyze("mamba")
+    assert mamba.mixers == ["mixer"]
+    assert any("mixes tokens with mixer (MambaMixer)" in item for item in mamba.needs_person)
+    assert not any("post-LN" in item for item in mamba.needs_person)  # the norm before the mixer is a pre-norm
+    lfm2 = analyze("lfm2")  # the default config builds attention blocks only
+    assert any("the other branch calls conv" in item for item in lfm2.needs_person)

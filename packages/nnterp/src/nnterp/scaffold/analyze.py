@@ -138,6 +138,7 @@ class Analysis:
     kv_heads_attribute: str | None = None
     container_class: str | None = None
     norm_calls: int = 1
+    mixers: list[str] = field(default_factory=list)
     needs_person: list[str] = field(default_factory=list)
 
 
@@ -273,7 +274,7 @@ def _build(model_type: str, overrides: dict[str, Any]) -> tuple[Any, torch.nn.Mo
     torch.manual_seed(0)
     model = AutoModelForCausalLM.from_config(config).eval()
     with torch.no_grad():
-        model(input_ids=torch.arange(1, 7)[None])
+        model(input_ids=torch.arange(1, 7)[None], use_cache=False)
     return config, model
 
 
@@ -441,10 +442,17 @@ def _taken(
                 if sublayers:
                     analysis.needs_person.append(f"block forward line {statement.lineno} is conditional: {line!r}")
                 continue
-            if sublayers:
+            other = ast.Module(body=statement.orelse if decided else statement.body, type_ignores=[])
+            unbuilt = sorted({c for c in _self_calls(other) if c not in kinds and not hasattr(type(block), c)})
+            if sublayers or unbuilt:
+                missing = (
+                    f"; the other branch calls {', '.join(unbuilt)}, which the default config builds on no block"
+                    if unbuilt
+                    else ""
+                )
                 analysis.needs_person.append(
                     f"block forward line {statement.lineno} branches on the config ({line!r}): the draft follows "
-                    f"the {'true' if decided else 'false'} branch, the default config's"
+                    f"the {'true' if decided else 'false'} branch, the default config's{missing}"
                 )
             taken += _taken(analysis, block, statement.body if decided else statement.orelse, kinds, lines)
         elif isinstance(statement, ast.With):
@@ -464,6 +472,9 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
         kinds[attn] = "attn"
     if mlp:
         kinds[mlp] = "mlp"
+    for name in analysis.mixers:
+        if name in kinds:
+            kinds[name] = "mixer"  # named for a person already; its norm is no post-norm
     source_lines = textwrap.dedent(inspect.getsource(type(block).forward)).splitlines()
     statements = _taken(analysis, block, _forward_tree(type(block)), kinds, source_lines)
     events: list[tuple[str, str | None, ast.stmt]] = []  # (kind, child, statement)
@@ -487,7 +498,9 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
     pending_norm: str | None = None
     current: Sublayer | None = None
     for kind, child, statement in events:
-        if kind == "norm":
+        if kind == "mixer":
+            pending_norm = None
+        elif kind == "norm":
             if current is not None and current.post_norm is None and not getattr(current, "_added", False):
                 current.post_norm = child
             else:
@@ -842,6 +855,32 @@ def _attention_extras(analysis: Analysis, module: torch.nn.Module, attentions: l
         )
 
 
+def _mixers(analysis: Analysis, blocks: torch.nn.Module, attn: str | None) -> None:
+    """Name the token mixers of the blocks without an attention (a recurrent or convolutional mixer): not placed."""
+    seen: set[type] = set()
+    for index, block in enumerate(blocks):
+        children = _children(block)
+        if attn in children:
+            continue
+        mlp = _mlp_child(block, attn)
+        source = textwrap.dedent(_source(type(block))).splitlines()
+        for name, child in children.items():
+            if name == mlp or _is_norm(child) or type(child) in seen or not any(True for _ in child.parameters()):
+                continue
+            if type(child).__module__.startswith("torch.nn"):
+                continue
+            line = next((n for n, text in enumerate(source, 1) if f"self.{name}(" in text), None)
+            if line is None:
+                continue
+            seen.add(type(child))
+            analysis.mixers.append(name)
+            analysis.needs_person.append(
+                f"block {index} mixes tokens with {name} ({type(child).__name__}), no attention (block forward "
+                f"line {line}: {source[line - 1].strip()!r}): the draft does not place a recurrent or "
+                "convolutional mixer; its envoy takes a mixer component of nnterp.components"
+            )
+
+
 def analyze(model_type: str) -> Analysis:
     """Read the standard values' places off a tiny instance of `model_type` and its forwards."""
     from nnterp.families import module_name
@@ -873,6 +912,7 @@ def analyze(model_type: str) -> Analysis:
         attention=None,
         mlp=None,
     )
+    _mixers(analysis, blocks, attn)
     if mlp is None:
         analysis.inline_mlp = _inline_mlp(block, attn)
         if analysis.inline_mlp is not None:
