@@ -6,11 +6,11 @@ Every norm is a weightless RMS norm. The depth is hierarchical: the model holds 
 low stack (`model.L_module`) and a high stack (`model.H_module`), each a list of
 `num_layers_per_stack` blocks followed by its own `final_norm`. The forward keeps two
 states, the high one starting at the scaled embeddings (`embedding_scale`) and the low
-one at the learned vector `z_L_init`, and runs `H_cycles` high cycles; each runs the
+one at the fixed vector `z_L_init`, and runs `H_cycles` high cycles; each runs the
 low stack `L_cycles` times on `low + high` (its output, normed, is the new low state),
 then the high stack once on `high + low` (its output, normed, is the new high state).
-The head reads the last high state. So every block runs more than once, no block's
-input is the previous block's output at a stack's start, and the stacks' norms sit
+The head reads the last high state. So every block runs more than once, a stack's
+first block does not read the previous block's output, and the stacks' norms sit
 between the blocks, not inside them.
 
 `layers` is a module list the family builds at load over the existing blocks: the low
