@@ -10,8 +10,9 @@ its later runs being nnsight's later occurrences.
 
 import torch
 
+from nnterp_harness.looped import assert_noise_writes_move_the_logits, runs
 from nnterp_harness.release import family
-from nnterp_harness.suite import LLAMA_ROWS, PROMPT, FamilySuite, moved, perturbed, run
+from nnterp_harness.suite import LLAMA_ROWS, PROMPT, FamilySuite, run
 
 FAMILY = family("dory")
 
@@ -22,15 +23,6 @@ def rates(block):
     """The block's per-channel interpolation rates, as its forward computes them."""
     module = block._module
     return (module.lambda_1 * module.lambda_scale).abs(), (module.lambda_2 * module.lambda_scale).abs()
-
-
-def runs(model, read, count, prompt=PROMPT):
-    """`read(model)` on each of the looped block's first `count` runs, in one trace."""
-    box = []
-    with model.trace(prompt) as tracer:
-        for _ in tracer.iter[0:count]:
-            box.append(read(model))
-    return box
 
 
 class TestDory(FamilySuite):
@@ -172,21 +164,7 @@ class TestDory(FamilySuite):
 
     def test_boundary_writes_land(self, model, clean):
         # Every stream between blocks enters an L2 norm, which undoes a scaled layer_output: write noise instead.
-        for key in ("self_attn.attention_output", "mlp.mlp_output", "layer_output"):
-            prefix, _, name = key.rpartition(".")
-
-            def assign(m, prefix=prefix, name=name):
-                host = getattr(m.layers[0], prefix) if prefix else m.layers[0]
-                setattr(host, name, perturbed(getattr(host, name)))
-                return m.logits
-
-            def zero(m, prefix=prefix, name=name):
-                host = getattr(m.layers[0], prefix) if prefix else m.layers[0]
-                getattr(host, name)[:] = 0
-                return m.logits
-
-            assert moved(run(model, assign), clean["logits"]), f"assigning {key} did not move the logits"
-            assert moved(run(model, zero), clean["logits"]), f"zeroing {key} in place did not move the logits"
+        assert_noise_writes_move_the_logits(model, clean, 0)
 
         def landed(m):
             out = m.layers[0].layer_output * 2
