@@ -16,7 +16,8 @@ from .attention import (
 )
 from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pick, put, resolve, unavailable
 from .latent import LatentAttention, latent_head_dim, latent_qk_head_dim
-from .layer import FlatResidual, Layer, Residual, Streams
+from .hyper_connections import HyperConnectionLayer, collapse_streams
+from .layer import FlatResidual, Layer, Residual, StreamMixing, Streams, StreamWeights
 from .linear_attention import ChannelGates, Gates, LinearAttention, LinearQK, LinearV
 from .mlp import Mlp, Neurons
 from .moe import (
@@ -118,6 +119,7 @@ from .standard import (
     rewrap,
     seq_first,
 )
+from .sink_attention import SinkAttention
 from .state_space import (
     SSDHeadOutputs,
     SSDKeys,

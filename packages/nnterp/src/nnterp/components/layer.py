@@ -21,6 +21,10 @@ Residual = named_layout("Residual", Float[Tensor, f"{BATCH} {SEQ} {HIDDEN}"])
 FlatResidual = named_layout("FlatResidual", Float[Tensor, f"{TOKENS} {HIDDEN}"])
 # Several parallel copies of the stream (DeepSeek-V4's hyper-connections).
 Streams = named_layout("Streams", Float[Tensor, f"{BATCH} {SEQ} {STREAMS} {HIDDEN}"])
+# One weight per token and stream (DeepSeek-V4's hyper-connection weights that spread a contribution over the streams).
+StreamWeights = named_layout("StreamWeights", Float[Tensor, f"{BATCH} {SEQ} {STREAMS}"])
+# One stream-to-stream matrix per token (DeepSeek-V4's hyper-connection mixing of the residual streams).
+StreamMixing = named_layout("StreamMixing", Float[Tensor, f"{BATCH} {SEQ} {STREAMS} {STREAMS}"])
 
 
 class Layer(Standard):
