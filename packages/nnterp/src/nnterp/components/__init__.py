@@ -15,8 +15,8 @@ from .attention import (
     needs_eager,
 )
 from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pick, put, resolve, unavailable
-from .latent import LatentAttention, latent_head_dim, latent_qk_head_dim
 from .hyper_connections import HyperConnectionLayer, collapse_streams
+from .latent import LatentAttention, latent_head_dim, latent_qk_head_dim
 from .layer import FlatResidual, Layer, Residual, StreamMixing, Streams, StreamWeights
 from .linear_attention import ChannelGates, Gates, LinearAttention, LinearQK, LinearV
 from .mlp import Mlp, Neurons
@@ -83,6 +83,7 @@ from .scaled import (
 )
 from .scaled_routing import ScaledRoutedMoe, routed_scale
 from .selective_scan import ScanDecays, ScanQK, ScanState, ScanStates, ScanSteps, ScanValues, SelectiveScan
+from .sink_attention import SinkAttention
 from .standard import (
     BATCH,
     CHANNELS,
@@ -119,7 +120,6 @@ from .standard import (
     rewrap,
     seq_first,
 )
-from .sink_attention import SinkAttention
 from .state_space import (
     SSDHeadOutputs,
     SSDKeys,
