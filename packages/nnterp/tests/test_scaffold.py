@@ -211,4 +211,4 @@ def test_a_mixer_without_attention_is_named_for_a_person():
     assert any("mixes tokens with mixer (MambaMixer)" in item for item in mamba.needs_person)
     assert not any("post-LN" in item for item in mamba.needs_person)  # the norm before the mixer is a pre-norm
     lfm2 = analyze("lfm2")  # the default config builds attention blocks only
-    assert any("the other branch calls conv" in item for item in lfm2.needs_person)
+    assert any("the other branch calls conv, which block 0" in item for item in lfm2.needs_person)

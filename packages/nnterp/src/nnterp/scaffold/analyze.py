@@ -446,7 +446,7 @@ def _taken(
             unbuilt = sorted({c for c in _self_calls(other) if c not in kinds and not hasattr(type(block), c)})
             if sublayers or unbuilt:
                 missing = (
-                    f"; the other branch calls {', '.join(unbuilt)}, which the default config builds on no block"
+                    f"; the other branch calls {', '.join(unbuilt)}, which block 0 of the tiny instance does not build"
                     if unbuilt
                     else ""
                 )
@@ -867,8 +867,8 @@ def _mixers(analysis: Analysis, blocks: torch.nn.Module, attn: str | None) -> No
         for name, child in children.items():
             if name == mlp or _is_norm(child) or type(child) in seen or not any(True for _ in child.parameters()):
                 continue
-            if type(child).__module__.startswith("torch.nn"):
-                continue
+            if type(child).__module__.startswith("torch.nn") or "attention" in type(child).__name__.lower():
+                continue  # a softmax attention of its own block kind is no recurrent mixer
             line = next((n for n, text in enumerate(source, 1) if f"self.{name}(" in text), None)
             if line is None:
                 continue
