@@ -25,7 +25,9 @@ def every_value():
         yield f"StandardizedTransformer.{name}", attr
 
 
-@pytest.mark.parametrize(("where", "attr"), list(every_value()), ids=lambda value: value if isinstance(value, str) else "")
+@pytest.mark.parametrize(
+    ("where", "attr"), list(every_value()), ids=lambda value: value if isinstance(value, str) else ""
+)
 def test_every_value_keeps_the_contract(where, attr):
     if attr.is_marker():
         assert attr.unavailable and not attr.unavailable.endswith("."), where
@@ -39,6 +41,10 @@ def test_every_value_keeps_the_contract(where, attr):
         assert attr.unavailable is not None, f"{where} sits inside a forward and carries no unavailable= predicate"
 
 
+#: The stream values a multi-stream block serves as `Streams` where the base serves `Residual`.
+STREAM_VALUES = {"layer_input", "layer_mid", "layer_output"}
+
+
 def test_a_family_that_redefines_a_value_keeps_the_base_layout():
     for cls in shipped_classes():
         for base in (Layer, Attention, Mlp):
@@ -48,4 +54,9 @@ def test_a_family_that_redefines_a_value_keeps_the_base_layout():
                     if inherited is not None and not attr.is_marker() and not inherited.is_marker():
                         # A tower block's stream values are `Patches` where the text block's are `Residual`.
                         tower = issubclass(cls, TowerValues) and inherited.layout.__name__ == "Residual"
-                        assert attr.layout is inherited.layout or tower or cls.__module__.endswith("opt"), (cls, name)
+                        # A block that carries several copies of the stream (hyper-connections, AltUp) serves them all.
+                        streams = name in STREAM_VALUES and attr.layout.__name__ == "Streams"
+                        assert attr.layout is inherited.layout or tower or streams or cls.__module__.endswith("opt"), (
+                            cls,
+                            name,
+                        )

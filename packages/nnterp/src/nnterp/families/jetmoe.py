@@ -21,7 +21,17 @@ by its weight, adds the rows back per token (`routed_output`) and adds a bias:
 
 from transformers.models.jetmoe.modeling_jetmoe import JetMoeAttention, JetMoeDecoderLayer, JetMoeMoE
 
-from nnterp.components import NO_SHARED, Attention, EProperty, HeadOutputs, Layer, Moe, TokenEProperty, unavailable
+from nnterp.components import (
+    NO_SHARED,
+    Attention,
+    EProperty,
+    HeadOutputs,
+    Layer,
+    Moe,
+    TokenEProperty,
+    always,
+    unavailable,
+)
 from nnterp.components.layer import Residual
 from nnterp.components.moe import ExpertIndices, ExpertWeights, mixture_reason
 
@@ -48,6 +58,7 @@ class Attention(Attention):
 
     @EProperty(
         "source.self_experts_reduce_0.input",
+        unavailable=always,
         description="Every head's output side by side, as the chosen experts' output projections take them",
     )
     def attention_premix(self, value) -> HeadOutputs:
