@@ -15,7 +15,7 @@ the experts have biases and a clamped gated activation. There is no shared exper
 
 from transformers.models.gpt_oss.modeling_gpt_oss import GptOssAttention, GptOssDecoderLayer, GptOssMLP
 
-from nnterp.components import INTERFACE, Attention, EProperty, Layer, Moe, Pattern, interface_reason
+from nnterp.components import Layer, Moe, SinkAttention
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -28,18 +28,8 @@ class Layer(Layer):
     """The block; Llama's order and a bare tensor out, so the base holds."""
 
 
-class Attention(Attention):
+class Attention(SinkAttention):
     """GPT-OSS's attention: the shared interface, with a sink column joined to the scores and dropped after the softmax."""
-
-    SINK = True
-
-    @EProperty(
-        f"source.{INTERFACE}.source.attn_weights_1.output",
-        description="The attention scores, masked, before the sink column joins them",
-        unavailable=interface_reason,
-    )
-    def attention_scores(self, value) -> Pattern:
-        return value
 
 
 class Moe(Moe):

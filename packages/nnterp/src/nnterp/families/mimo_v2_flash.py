@@ -26,7 +26,7 @@ from transformers.models.mimo_v2_flash.modeling_mimo_v2_flash import (
     MiMoV2FlashMoE,
 )
 
-from nnterp.components import INTERFACE, Attention, EProperty, Layer, Mlp, Moe, Pattern, interface_reason
+from nnterp.components import Layer, Mlp, Moe, SinkAttention
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -39,7 +39,7 @@ class Layer(Layer):
     """The block; Llama's order and a bare tensor out, so the base holds."""
 
 
-class Attention(Attention):
+class Attention(SinkAttention):
     """MiMo-V2-Flash's attention: the shared interface, values narrower than the queries, sinks on sliding blocks."""
 
     @property
@@ -61,14 +61,6 @@ class Attention(Attention):
     def num_heads(self) -> int:
         """This block's query heads, counted off the output projection in value widths."""
         return self._module.o_proj.in_features // self.head_dim
-
-    @EProperty(
-        f"source.{INTERFACE}.source.attn_weights_1.output",
-        description="The attention scores, masked, before a sink column joins them",
-        unavailable=interface_reason,
-    )
-    def attention_scores(self, value) -> Pattern:
-        return value
 
 
 class Mlp(Mlp):
