@@ -3,22 +3,16 @@
 import nnsight  # noqa: F401  - before any transformers modeling module
 import pytest
 import torch
-from transformers.models.aria import modeling_aria
 
+from nnterp_harness.entries.aria_text import routing_unsupported
 from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("aria_text")
 
-if not hasattr(modeling_aria, "AriaTextTopKRouter"):
-    # The release's mixture is another implementation: the experts take the router's logits
-    # and route inside themselves, so no call receives the routing the family serves.
-    pytest.skip(
-        "this transformers release's Aria mixture routes inside its experts (AriaGroupedExpertsGemm, "
-        "called with the router's logits); the family serves the router-then-experts mixture of later releases",
-        allow_module_level=True,
-    )
+if reason := routing_unsupported():
+    pytest.skip(reason, allow_module_level=True)
 
 
 class TestAriaText(MixtureChecks, FamilySuite):

@@ -1,7 +1,7 @@
 """Tiny random-weight checkpoints, one or more per family.
 
 Each checkpoint is declared by an :class:`~nnterp_harness.entry.Entry` in a module
-of `nnterp_harness.entries` (its model type and config overrides) and built deterministically: fixed seed, float32, the harness
+of `nnterp_harness.entries` (its model type and config overrides) and built deterministically: fixed seed, float32 (the vocabulary tables stored in bfloat16), the harness
 tokenizer, and a ``manifest.json`` that pins the sha256 of every file.
 
 Command line::
@@ -28,6 +28,8 @@ from typing import Any
 import nnsight  # noqa: F401  (nnsight must be imported before transformers.models.*)
 import torch
 import transformers
+from safetensors import safe_open
+from safetensors.torch import load_file, save_file
 from transformers import AutoConfig, PreTrainedModel, PreTrainedTokenizerBase
 
 from . import entries, locate
@@ -110,11 +112,50 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def save_checkpoint(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, dest: Path | str, name: str) -> Path:
+def minify_json(path: Path) -> None:
+    """Rewrite the JSON file at `path` without indentation or spaces, keeping its key order.
+
+    The shared tokenizer's ``tokenizer.json`` is 55 KB as `save_pretrained` indents it and
+    21 KB written compactly; the tokenizer loads the same from either.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def store_vocab_tables_in_bfloat16(path: Path, vocab_size: int) -> None:
+    """Rewrite the safetensors file at `path` with its vocabulary tables in bfloat16.
+
+    A vocabulary table is a two-dimensional float32 tensor with one row per token (the
+    embeddings, an untied head, per-layer token embeddings); at hidden size 64 each one
+    is 0.26 MB of the 1 MB a tiny checkpoint may take, and bfloat16 halves it. Every
+    other tensor stays float32. The config keeps ``dtype: float32``, so `from_pretrained`
+    loads the tables back as float32 holding the rounded values, on either engine.
+    """
+    with safe_open(path, "pt") as handle:
+        metadata = handle.metadata()
+    tensors = load_file(path)
+    for key, tensor in tensors.items():
+        if tensor.dtype == torch.float32 and tensor.ndim == 2 and tensor.shape[0] == vocab_size:
+            tensors[key] = tensor.to(torch.bfloat16)
+    save_file(tensors, path, metadata=metadata)
+
+
+def save_checkpoint(
+    model: PreTrainedModel,
+    tokenizer: PreTrainedTokenizerBase,
+    dest: Path | str,
+    name: str,
+    *,
+    compact_vocab: bool = True,
+) -> Path:
     """Save model, tokenizer and a manifest naming the checkpoint ``name`` into
     ``dest``, replacing what is there.
 
-    The special token ids go into the model and generation configs. The files
+    With ``compact_vocab`` (the tiny checkpoints) the vocabulary tables are stored
+    in bfloat16 (`store_vocab_tables_in_bfloat16`); the trained demo keeps float32.
+
+    The special token ids go into the model and generation configs, and
+    ``tokenizer.json`` is written compactly (`minify_json`). The files
     are first written to a temporary directory beside ``dest``, so an
     interrupted save leaves the previous checkpoint intact.
     """
@@ -128,7 +169,10 @@ def save_checkpoint(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, 
     with tempfile.TemporaryDirectory(dir=root, prefix=f".{name}-") as tmp:
         staging = Path(tmp) / name
         model.save_pretrained(staging)
+        if compact_vocab:
+            store_vocab_tables_in_bfloat16(staging / "model.safetensors", model.config.get_text_config().vocab_size)
         tokenizer.save_pretrained(staging)
+        minify_json(staging / "tokenizer.json")
         manifest = {
             "name": name,
             "model_type": model.config.model_type,

@@ -81,6 +81,9 @@ class Entry:
       config; returns the processor saved beside the model in the tokenizer's place.
     - `cannot_run`: called on a release that has the type; why its transformers code
       cannot run this checkpoint's forward (the error it raises), or `None`.
+    - `unserved`: called on a release that has the type and runs its forward; why the
+      family cannot serve its values there (its suite file skips with this reason, and
+      the coverage record leaves the release out), or `None`.
     """
 
     name: str
@@ -92,3 +95,4 @@ class Entry:
     auto_class: str = "AutoModelForCausalLM"
     processor: Callable[[Any, Any], Any] | None = None
     cannot_run: Callable[[], str | None] | None = None
+    unserved: Callable[[], str | None] | None = None

@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         elif isinstance(value, float):
             value = f"{value:.4f}"
         print(f"{key}: {value}")
-    path = save_checkpoint(model, tokenizer, out, DEMO_NAME)
+    path = save_checkpoint(model, tokenizer, out, DEMO_NAME, compact_vocab=False)
     print(f"saved {path}")
     return 0
 

@@ -28,7 +28,8 @@ def test_this_release_row_lists_the_families_its_run_holds_to_the_suite():
     if release not in matrix.MATRIX:
         pytest.skip(f"transformers {release} is not a release of the matrix {matrix.MATRIX}")
     recorded = coverage.matrix_releases()[release]
-    assert recorded == families.known(), "run `python -m nnterp_harness.matrix record` under this release"
+    assert recorded == matrix.expected_row(), "run `python -m nnterp_harness.matrix record` under this release"
+    assert set(recorded) <= set(families.known())
 
 
 def test_a_row_reads_traits_and_reasons_off_the_module():
@@ -55,3 +56,17 @@ def test_the_families_command_prints_one_block_per_family():
     result = subprocess.run([sys.executable, "-m", "nnterp", "families"], capture_output=True, text=True, check=True)
     assert result.stdout.rstrip().endswith(f"{len(families.known())} families")
     assert "\ngpt_neox: GPT-NeoX" in "\n" + result.stdout
+
+
+def test_a_release_that_cannot_run_or_serve_a_family_leaves_it_out_of_the_record(monkeypatch):
+    from dataclasses import replace
+
+    from nnterp_harness import checkpoints
+
+    assert "llama" in matrix.expected_row()
+    entries = dict(checkpoints.ENTRIES)
+    entries["llama"] = replace(entries["llama"], unserved=lambda: "the values cannot be read here")
+    entries["opt"] = replace(entries["opt"], cannot_run=lambda: "the forward raises here")
+    monkeypatch.setattr(checkpoints, "ENTRIES", entries)
+    row = matrix.expected_row()
+    assert "llama" not in row and "opt" not in row and "gpt2" in row

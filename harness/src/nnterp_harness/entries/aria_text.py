@@ -6,6 +6,23 @@ from ..entry import INIT_STD, MAX_POSITIONS, Entry
 LEGACY_EXPERTS = {"experts.gate_up_proj": "experts.fc1.weight", "experts.down_proj": "experts.fc2.weight"}
 
 
+def routing_unsupported() -> str | None:
+    """Why this release's Aria mixture cannot serve the family's routing values, or `None`.
+
+    transformers 5.17's experts take the router's logits and route inside themselves,
+    so no call receives the routing the family serves; later releases route first.
+    """
+    import nnsight  # noqa: F401  - before any transformers modeling module
+    from transformers.models.aria import modeling_aria
+
+    if hasattr(modeling_aria, "AriaTextTopKRouter"):
+        return None
+    return (
+        "this transformers release's Aria mixture routes inside its experts (AriaGroupedExpertsGemm, "
+        "called with the router's logits); the family serves the router-then-experts mixture of later releases"
+    )
+
+
 def redraw(model) -> None:
     """Draw every parameter again, by sorted checkpoint name, from a generator of its own.
 
@@ -47,5 +64,6 @@ ENTRIES = (
             "tie_word_embeddings": True,
         },
         prepare=redraw,
+        unserved=routing_unsupported,
     ),
 )
