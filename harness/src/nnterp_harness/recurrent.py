@@ -31,7 +31,14 @@ import torch
 
 import nnterp
 from nnterp import StandardizedTransformer, axis_size, chunk_per_token, route_kernels
-from nnterp.components import DerivedEProperty, LinearAttention, RecurrentMixer, SelectiveScan, StateSpace
+from nnterp.components import (
+    ChannelGates,
+    DerivedEProperty,
+    LinearAttention,
+    RecurrentMixer,
+    SelectiveScan,
+    StateSpace,
+)
 from nnterp.components.recurrent import base_name, modeling_module
 
 from .suite import PROMPT, host_of, moved, perturbed, run, scale_of, split_key
@@ -60,7 +67,9 @@ def delta_rule_states(queries, keys, values, decays, betas, initial=None) -> tor
     state = torch.zeros(batch, heads, key_dim, values.shape[-1]) if initial is None else initial.float()
     found = []
     for t in range(seq):
-        state = state * decays[:, t].float().exp()[..., None, None]
+        decay = decays[:, t].float().exp()
+        # One decay per head, or one per head and key channel (Kimi delta attention's `ChannelGates`).
+        state = state * (decay[..., None] if decay.dim() == 3 else decay[..., None, None])
         predicted = (state * keys[:, t].unsqueeze(-1)).sum(-2)
         delta = (values[:, t] - predicted) * betas[:, t].float().unsqueeze(-1)
         state = state + keys[:, t].unsqueeze(-1) * delta.unsqueeze(-2)
@@ -310,7 +319,8 @@ class RecurrentChecks:
             assert read["attention_keys"].shape == (1, n, heads, key_dim)
             assert read["attention_values"].shape == (1, n, heads, value_dim)
             assert read["attention_head_outputs"].shape == (1, n, heads, value_dim)
-            assert read["decays"].shape == read["betas"].shape == (1, n, heads)
+            gates = (1, n, heads, key_dim) if type(mix).decays.layout is ChannelGates else (1, n, heads)
+            assert read["decays"].shape == gates and read["betas"].shape == (1, n, heads)
             assert read["decays"].dtype == torch.float32 and bool((read["decays"] <= 0).all())
             assert bool(((read["betas"] > 0) & (read["betas"] < 2)).all())
             assert state.shape == (1, heads, key_dim, value_dim)

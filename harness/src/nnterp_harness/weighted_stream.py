@@ -16,6 +16,12 @@ import torch
 from .suite import moved, run, scale_of
 
 
+def contribution_host(block):
+    """The block's `self_attn`, or its `linear_attn` on a hybrid's mixer block (MiniMax's lightning attention)."""
+    attention = getattr(block, "self_attn", None)
+    return block.linear_attn if attention is None else attention
+
+
 class WeightedStreamChecks:
     """The identity and the writes of a block that weighs its stream before each add."""
 
@@ -33,7 +39,7 @@ class WeightedStreamChecks:
             for i in range(count):
                 b = m.layers[i]
                 x = b.layer_input
-                attn = b.self_attn.attention_output
+                attn = contribution_host(b).attention_output
                 if zero == "attention" and i == 0:
                     attn[:] = 0
                 mid = b.layer_mid
@@ -72,8 +78,9 @@ class WeightedStreamChecks:
         def assigned(m):
             b = m.layers[0]
             x = b.layer_input
-            attn = b.self_attn.attention_output * 2
-            b.self_attn.attention_output = attn
+            host = contribution_host(b)
+            attn = host.attention_output * 2
+            host.attention_output = attn
             return x, attn, b.layer_mid
 
         x, attn, mid = run(model, assigned)

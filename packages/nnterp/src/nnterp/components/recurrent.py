@@ -477,20 +477,31 @@ class HybridLayer(Layer):
 
     def __init__(self, module: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(module, *args, **kwargs)
+        hidden = []
         for alias, native in self.block_aliases().items():
             object.__setattr__(self, alias, getattr(self, native))
             self._aliases[alias] = native
+            if native in type(self).MIXERS and native != alias:
+                hidden.append(native)
+        # A recurrent mixer under the native name `self_attn` (Kimi-Linear's): the block has no softmax attention.
+        for native in hidden:
+            self.__dict__.pop(native, None)
+        self._hidden_mixers = tuple(hidden)
 
     def block_aliases(self) -> dict[str, str]:
         """Standard name -> native child name, bound on this block only.
 
         For a family whose one native child name holds a different kind of module
-        on each block (Nemotron-H's `mixer`), so the standard name follows what
-        this block holds; none by default (the family's `RENAME` names them).
+        on each block (Nemotron-H's `mixer`, Kimi-Linear's `self_attn`), so the
+        standard name follows what this block holds; none by default (the family's
+        `RENAME` names them). A native name that is the other mixer's standard name
+        is then refused on this block, as a mixer the block lacks.
         """
         return {}
 
     def __getattr__(self, name: str) -> Any:
+        if name in self.__dict__.get("_hidden_mixers", ()):
+            raise AttributeError(f"no {name} module on this block ({self.path})")
         try:
             value = super().__getattr__(name)
         except AttributeError:
