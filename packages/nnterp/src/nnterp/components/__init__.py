@@ -18,6 +18,7 @@ from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pi
 from .hyper_connections import HyperConnectionLayer, collapse_streams
 from .latent import LatentAttention, latent_head_dim, latent_qk_head_dim
 from .layer import FlatResidual, Layer, Residual, StreamMixing, Streams, StreamWeights
+from .lightning_attention import LightningAttention, block_per_token
 from .linear_attention import ChannelGates, Gates, LinearAttention, LinearQK, LinearV
 from .mlp import Mlp, Neurons
 from .moe import (
