@@ -114,15 +114,22 @@ class ProcessorParts:
     `processor_of` builds it from them where it is not.
     """
 
-    def __init__(self, tokenizer: Any, image_processor: Any, template: str) -> None:
+    def __init__(self, tokenizer: Any, image_processor: Any, template: str, **settings: Any) -> None:
         self.tokenizer = tokenizer
         self.image_processor = image_processor
         self.chat_template = template
+        #: The processor's own arguments (a `processor_class` among them), saved as `processor_config.json`.
+        self.settings = settings
 
     def save_pretrained(self, path: Any) -> None:
+        import json
+
         self.tokenizer.save_pretrained(path)
         self.image_processor.save_pretrained(path)
         (Path(path) / "chat_template.jinja").write_text(self.chat_template, encoding="utf-8")
+        if self.settings:
+            text = json.dumps(self.settings, indent=2, sort_keys=True) + "\n"
+            (Path(path) / "processor_config.json").write_text(text, encoding="utf-8")
 
 
 def _pil_class(path: Path, name: str) -> Any:
@@ -142,16 +149,23 @@ def _pil_class(path: Path, name: str) -> Any:
 
 
 #: Wrappers whose image processor lives in another model's module.
-_PIL_MODULES = {"qwen2_5_vl": ("qwen2_vl",)}
+_PIL_MODULES = {
+    "dots3_note": ("qwen2_vl",),
+    "qwen2_5_vl": ("qwen2_vl",),
+    "qwen3_5": ("qwen2_vl",),
+    "qwen3_5_moe": ("qwen2_vl",),
+    "qwen3_vl": ("qwen2_vl",),
+}
 
 
-def processor_of(checkpoint: str, processor_class: str, video_slot: bool = True) -> Any:
+def processor_of(checkpoint: str, processor_class: str, video_slot: bool = True, **extra: Any) -> Any:
     """The processor `processor_class` of a wrapper checkpoint, built from its saved parts.
 
     For a processor with a video slot (`video_slot`), saved as `ProcessorParts`, the
     slot is left empty. The image processor is the saved class's PIL variant where the
     release has one: an older release's auto class and base class ask for torchvision.
-    The processor's own settings come from `processor_config.json` where it exists.
+    The processor's own settings come from `processor_config.json` where it exists, and
+    `extra` gives parts the checkpoint does not save (an audio `feature_extractor`).
     """
     import json
 
@@ -169,7 +183,7 @@ def processor_of(checkpoint: str, processor_class: str, video_slot: bool = True)
     image_class = _pil_class(path, f"{saved}Pil") or getattr(transformers, saved)
     image_processor = image_class(**{key: value for key, value in images.items() if key != "image_processor_type"})
     own = {key: value for key, value in settings.items() if key not in ("processor_class", "video_processor")}
-    parts = {"image_processor": image_processor, "tokenizer": AutoTokenizer.from_pretrained(path), **own}
+    parts = {"image_processor": image_processor, "tokenizer": AutoTokenizer.from_pretrained(path), **own, **extra}
     if (path / "chat_template.jinja").is_file():
         parts["chat_template"] = (path / "chat_template.jinja").read_text(encoding="utf-8")
     if not video_slot:
@@ -219,6 +233,34 @@ def logits_of(model: Any, prompt: str, images: list, edit: Any = None) -> torch.
     return box[0]
 
 
+class NewlineRowsChecks:
+    """The any-resolution layout of LLaVA-NeXT and OneVision, one tile per image; mix it in before `VisionSuite`.
+
+    The tower runs on each image's resized whole, then its tile; the wrapper writes the
+    whole's projected patches, then the tile's grid with the learned `image_newline`
+    after each of its rows.
+    """
+
+    CROPS = 2
+
+    def test_features_are_the_crops_with_newline_rows(self, model):
+        box: list[Any] = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            projected = model.projector.output.save()
+            features = model.vision.image_features.save()
+            box.append((projected, features))
+        projected, features = box[0]
+        crops, patches, width = projected.shape
+        side = int(patches**0.5)
+        newline = model._module.model.image_newline
+        assert crops == self.CROPS
+        assert features.shape == (patches + side * (side + 1), width)
+        assert torch.equal(features[:patches], projected[0])
+        tile = features[patches:].reshape(side, side + 1, width)
+        assert torch.equal(tile[:, :side].reshape(-1, width), projected[1])
+        assert torch.equal(tile[:, side], newline.expand(side, width))
+
+
 class VisionSuite:
     """The contract of a wrapper's vision side; subclass it once per wrapper checkpoint.
 
@@ -229,6 +271,10 @@ class VisionSuite:
     - `PATTERN_REASON`: a substring of the reason the tower's pattern is unavailable, or
       `None` where it reads.
     - `IMAGE_SIZE_FIXED`: whether the tower has a fixed resolution (`image_size` reads).
+    - `TEXT_CLASS`: the text-only class the default task builds from the wrapper checkpoint
+      (`Qwen3_5ForCausalLM`), or `None` where it builds the wrapper with no processor.
+    - `CROPS`: the tower rows one test image becomes where each image is a row of its own
+      (an any-resolution wrapper's crops).
     """
 
     CHECKPOINT: str | None = None
@@ -237,6 +283,8 @@ class VisionSuite:
     IMAGE_SIDE = 32
     PATTERN_REASON: str | None = None
     IMAGE_SIZE_FIXED = True
+    TEXT_CLASS: str | None = None
+    CROPS = 1
     #: Extra load arguments for both loads (a `processor=` built by `processor_of`).
     LOAD_KWARGS: dict[str, Any] = {}
 
@@ -425,7 +473,7 @@ class VisionSuite:
         if model.vision.ONE_ROW:
             assert rows.shape[0] == 1
         else:
-            assert rows.shape[0] == 2
+            assert rows.shape[0] == 2 * self.CROPS
 
     def test_a_second_image_invoke_is_refused(self, model):
         prompt = prompt_for(model)
@@ -463,6 +511,12 @@ class VisionSuite:
             assert mask.shape[1] == 1 and not bool(mask.any())
 
     def test_text_only_load_has_no_images(self, text_only):
+        if self.TEXT_CLASS is not None:
+            assert type(text_only._module).__name__ == self.TEXT_CLASS
+            assert text_only.processor is None
+            assert not {"vision", "projector"} & set(text_only._aliases)
+            assert not [name for name in text_only.support() if name.startswith("vision")]
+            return
         vision = text_only.vision
         assert text_only.processor is None
         assert vision.no_images() == TEXT_ONLY

@@ -1,4 +1,5 @@
-"""The vision components on the pinned wrappers: llava (SigLIP on Qwen2), qwen2_vl (packed Qwen ViT), gemma3."""
+"""The vision components on the pinned wrappers: llava (SigLIP on Qwen2), qwen2_vl (packed Qwen ViT), gemma3, and
+qwen3_5 (packed Qwen3 ViT on a gated-DeltaNet hybrid)."""
 
 import numpy as np
 import pytest
@@ -9,15 +10,17 @@ from nnterp import StandardizedTransformer, Unavailable
 from nnterp.components import ImageFeatures, ImageTokenMask, Patches
 from nnterp.components.vision import NO_PROJECTOR, PER_IMAGE, TEXT_ONLY, scatter_call, scatter_host
 
-WRAPPERS = ("llava", "qwen2_vl", "gemma3")
+WRAPPERS = ("llava", "qwen2_vl", "gemma3", "qwen3_5")
+#: The packed-ViT wrappers, whose processors are built from their saved parts, by processor class.
+PACKED = {"qwen2_vl": "Qwen2VLProcessor", "qwen3_5": "Qwen3VLProcessor"}
 
 
 def processor_for(name):
-    if name != "qwen2_vl":
+    if name not in PACKED:
         return {}
     from nnterp_harness.vision import processor_of
 
-    return {"processor": processor_of(name, "Qwen2VLProcessor")}
+    return {"processor": processor_of(name, PACKED[name])}
 
 
 @pytest.fixture(scope="module", params=WRAPPERS)
@@ -49,7 +52,7 @@ def test_layouts_are_exported():
 
 def test_the_family_is_the_text_models(wrapper):
     name, model = wrapper
-    expected = {"llava": "qwen2", "qwen2_vl": "qwen2_vl_text", "gemma3": "gemma3_text"}[name]
+    expected = {"llava": "qwen2", "qwen2_vl": "qwen2_vl_text", "gemma3": "gemma3_text", "qwen3_5": "qwen3_5_text"}[name]
     assert model.family.__name__ == f"nnterp.families.{expected}"
     assert model.tokenizer is model.processor.tokenizer
 
@@ -74,14 +77,14 @@ def test_support_and_sizes(wrapper):
     rows = model.support()
     assert rows["vision.image_features"] is None and rows["vision.layer_output"] is None
     pattern = rows["vision.self_attn.attention_probabilities"]
-    if name == "qwen2_vl":
+    if name in PACKED:
         assert all(reason == PER_IMAGE for reason in pattern.values())
         with pytest.raises(Unavailable, match="own resolution"):
             model.vision.image_size  # noqa: B018
     else:
         assert pattern is None
         assert model.vision.image_size == 32
-    assert model.vision.num_layers == 2 and model.vision.vision_hidden_size == 32
+    assert model.vision.num_layers == 2 and model.vision.vision_hidden_size == (16 if name == "qwen3_5" else 32)
 
 
 def test_a_text_only_load_serves_no_image(path):

@@ -112,6 +112,13 @@ QWEN_TOWER_RENAME = {
     "act": "act_fn",
 }
 
+#: The Qwen3 ViT's inner names (Qwen3-VL, Qwen3.5), keyed relative to the tower: the Qwen
+#: ViT's, with the MLP's output projection named `linear_fc2`.
+QWEN3_TOWER_RENAME = {
+    **{key: value for key, value in QWEN_TOWER_RENAME.items() if key != "fc2"},
+    "linear_fc2": "down_proj",
+}
+
 
 def _config_id(config: Any) -> int | None:
     for key in ("image_token_id", "image_token_index"):

@@ -1,0 +1,60 @@
+"""Qwen3.5-MoE, end to end: the packed Qwen3 ViT with per-image attention, its merger as projector, on the hybrid
+text model whose blocks are mixtures."""
+
+import torch
+
+from nnterp.components import QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
+from nnterp.components.vision import PER_IMAGE
+from nnterp_harness.mixture import MixtureChecks
+from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, ulp_close
+from nnterp_harness.vision import QUESTION, VisionSuite, processor_of, prompt_for
+
+skip_unless_known("qwen3_5_moe")
+FAMILY = family("qwen3_5_moe_text")
+#: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
+LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen3_5_moe", "Qwen3VLProcessor")}
+
+
+class TestQwen3_5MoeVision(VisionSuite):
+    CHECKPOINT = "qwen3_5_moe"
+    FAMILY = FAMILY
+    TOWER_ENVOYS = (QwenVision, VisionLayer, QwenVisionAttention, VisionMlp)
+    PATTERN_REASON = PER_IMAGE[:40]
+    IMAGE_SIZE_FIXED = False
+    TEXT_CLASS = "Qwen3_5MoeForCausalLM"
+    LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}
+
+    def test_the_merger_projects_2x2_groups_of_the_last_block(self, model):
+        box = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            last = model.vision.layers[-1].layer_output.save()
+            received = model.projector.input.save()
+            projected = model.projector.output.save()
+            tower = model.vision.tower_output.save()
+            features = model.vision.image_features.save()
+            box.append((last, received, projected, tower, features))
+        last, received, projected, tower, features = box[0]
+        assert torch.equal(received, last[0]) and torch.equal(tower, last)
+        assert torch.equal(projected, features)
+        assert features.shape[0] * 4 == tower.shape[1]
+
+    def test_the_text_class_runs_the_wrappers_text_model(self, model, text_only):
+        box = []
+        with model.trace(QUESTION):
+            box.append(model.logits.save())
+        with text_only.trace(QUESTION):
+            box.append(text_only.logits.save())
+        assert ulp_close(box[0], box[1])
+
+
+class TestQwen3_5MoeText(RecurrentChecks, MixtureChecks, FamilySuite):
+    CHECKPOINT = "qwen3_5_moe"
+    FAMILY = FAMILY
+    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", attn=None)
+    LOAD_KWARGS = LOAD_KWARGS
+    EXPECTED_UNAVAILABLE = {**ROUTING_NEEDED, **ROUTED_EXPERTS}
+    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    QUERY_GATED = True
+    PREMIX_IS_HEAD_OUTPUTS = False

@@ -1,0 +1,30 @@
+from ..entry import GROUPED_LLAMA_SHAPE, Entry
+from ..tokenizer import special_token_ids
+from ..vision import WRAPPED_VOCAB
+from .qwen2_vl import qwen_processor
+from .qwen3_5 import QWEN3_VIT, QWEN_VISION_TOKENS, SIDE
+
+#: Qwen3-VL: the Qwen3 ViT, whose blocks 0 and 1 also feed deepstack mergers that re-add the image after text
+#: blocks 0 and 1, on Qwen3's block (three text blocks, so the last re-adds nothing) under the interleaved
+#: multimodal rotary.
+ENTRIES = (
+    Entry(
+        "qwen3_vl",
+        "qwen3_vl",
+        {
+            "text_config": {
+                **GROUPED_LLAMA_SHAPE,
+                "num_hidden_layers": 3,
+                "head_dim": 16,
+                "vocab_size": WRAPPED_VOCAB,
+                **special_token_ids(),
+                "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "mrope_section": [4, 2, 2]},
+            },
+            "vision_config": {**QWEN3_VIT, "deepstack_visual_indexes": [0, 1]},
+            **QWEN_VISION_TOKENS,
+            "tie_word_embeddings": True,
+        },
+        auto_class="AutoModelForImageTextToText",
+        processor=qwen_processor(SIDE),
+    ),
+)
