@@ -13,9 +13,11 @@ from typing import Any
 
 from nnsight.intervention.source import instrument, make_op
 
-from .components import DerivedEProperty, block_values, resolve
+from .components import DerivedEProperty, Unavailable, block_values, resolve
 
 PROBE_PROMPT = "The Eiffel Tower is in"
+#: The side, in pixels, of the grey image a wrapper's probe carries (its processor resizes it).
+PROBE_IMAGE_SIDE = 32
 
 
 def _op_drills(location: str) -> list[str]:
@@ -26,6 +28,27 @@ def _op_drills(location: str) -> list[str]:
         if part == "source" and i > 0 and "source" in parts[:i]:
             bases.append(".".join(parts[:i]))
     return bases
+
+
+def _probe_inputs(model: Any, prompt: str) -> tuple[str, dict[str, Any]]:
+    """The probe's prompt and keyword inputs: with one small image where an image reaches the model.
+
+    A wrapper's text blocks can hold values only an image run reaches (Qwen3-VL's
+    deepstack taps), so a text-only probe would leave them unranked.
+    """
+    try:
+        vision = model.vision
+    except (AttributeError, Unavailable):
+        return prompt, {}
+    if vision.no_images() is not None:
+        return prompt, {}
+    import numpy as np
+
+    content = [{"type": "image"}, {"type": "text", "text": prompt}]
+    text = model.processor.apply_chat_template(
+        [{"role": "user", "content": content}], add_generation_prompt=True, tokenize=False
+    )
+    return text, {"images": [np.full((PROBE_IMAGE_SIDE, PROBE_IMAGE_SIDE, 3), 128, dtype=np.uint8)]}
 
 
 def probe_order(model: Any, layer: int, prompt: str = PROBE_PROMPT) -> dict[str, int]:
@@ -71,9 +94,10 @@ def probe_order(model: Any, layer: int, prompt: str = PROBE_PROMPT) -> dict[str,
             )
         return original(provider, value)
 
+    text, inputs = _probe_inputs(model, prompt)
     interleaver.handle = recording
     try:
-        with model.trace(prompt):
+        with model.trace(text, **inputs):
             model.output  # noqa: B018 - a request, so the run has a worker
     finally:
         del interleaver.handle
