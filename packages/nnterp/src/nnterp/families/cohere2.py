@@ -8,14 +8,54 @@ and the model multiplies the head's output by `logit_scale` (Cohere's
 `project_on_vocab`). `config.layer_types` gives each block a sliding-window or a
 global attention; only the sliding blocks rotate their queries and keys, and both
 kinds call the shared eager interface. There is no query/key norm.
+
+Cohere 2 is also the text model of Aya Vision (`AyaVisionForConditionalGeneration`):
+the text model under `model.language_model`, a SigLIP tower (`vision`), and a
+projector that pixel-shuffles each image's patch grid (`downsample_factor` by side)
+before a norm and a SwiGLU, so an image has a quarter as many image tokens as
+patches; the wrapper scatters in `AyaVisionModel`. The wrapper's head output is not
+multiplied by `logit_scale`, so `project_on_vocab` scales on the causal LM only.
 """
 
-from transformers.models.cohere2.modeling_cohere2 import Cohere2Attention, Cohere2DecoderLayer, Cohere2MLP
+from transformers.models.aya_vision.modeling_aya_vision import AyaVisionModel
+from transformers.models.cohere2.modeling_cohere2 import (
+    Cohere2Attention,
+    Cohere2DecoderLayer,
+    Cohere2ForCausalLM,
+    Cohere2MLP,
+)
+from transformers.models.siglip.modeling_siglip import (
+    SiglipAttention,
+    SiglipEncoderLayer,
+    SiglipMLP,
+    SiglipVisionModel,
+)
 
-from nnterp.components import Attention, Mlp, ParallelLayer
-from nnterp.families.cohere import RENAME, project_on_vocab
+from nnterp.components import (
+    Attention,
+    ImageScatter,
+    Mlp,
+    ParallelLayer,
+    Vision,
+    VisionAttention,
+    VisionLayer,
+    VisionMlp,
+)
+from nnterp.components.vision import SIGLIP_WRAPPER_RENAME
+from nnterp.families import cohere
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "project_on_vocab"]
+
+RENAME = {**cohere.RENAME, **SIGLIP_WRAPPER_RENAME}
+
+
+def project_on_vocab(model, hidden):
+    """The logit lens: the final norm and `lm_head`, then `logit_scale` where the model applies it (the causal LM)."""
+    if isinstance(model._module, Cohere2ForCausalLM):
+        return cohere.project_on_vocab(model, hidden)
+    if not model.interleaver.interleaving:
+        hidden = hidden.to(model.lm_head._module.weight.device)
+    return model.lm_head(model.norm(hidden))
 
 
 class Layer(ParallelLayer):
@@ -30,4 +70,13 @@ class Mlp(Mlp):
     """Cohere 2's gated MLP, Llama's; the base holds."""
 
 
-ENVOYS = {Cohere2DecoderLayer: Layer, Cohere2Attention: Attention, Cohere2MLP: Mlp}
+ENVOYS = {
+    Cohere2DecoderLayer: Layer,
+    Cohere2Attention: Attention,
+    Cohere2MLP: Mlp,
+    SiglipVisionModel: Vision,
+    SiglipEncoderLayer: VisionLayer,
+    SiglipAttention: VisionAttention,
+    SiglipMLP: VisionMlp,
+    AyaVisionModel: ImageScatter,
+}

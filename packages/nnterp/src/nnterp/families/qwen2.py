@@ -6,13 +6,36 @@ The keys and values are read before `repeat_kv`, so their head axis is
 `num_kv_heads` wide while the queries, the pattern and the head outputs are
 `num_heads` wide; query head `h` reads key/value head `h // (num_heads // num_kv_heads)`.
 
-Qwen2 is also the text model of Llava wrappers (llava-interleave): there the text
-model sits under `model.language_model`, the SigLIP tower is `vision`, and the
-projector, which reads the last block's stream before the tower's `post_layernorm`,
-is `projector`.
+Qwen2 is also the text model of Llava wrappers (llava-interleave, LLaVA-NeXT,
+LLaVA-OneVision): there the text model sits under `model.language_model`, the SigLIP
+tower is `vision`, and the projector, which reads the last block's stream before the
+tower's `post_layernorm`, is `projector`. LLaVA-NeXT and LLaVA-OneVision run the tower
+on each image's any-resolution crops (the resized whole, then the tiles), so a tower
+value has one row per crop; the wrapper unpads the tiles' projected grid and appends
+its learned `image_newline` after each grid row before the scatter, so
+`image_features` has more rows than `projector.output`. OneVision crops an image only
+where its sample holds one image (the processor's `batch_num_images`); an image of a
+several-image sample is its padded whole, followed by one newline row.
+
+And of InternVL (`InternVLForConditionalGeneration`): its InternViT tower (`vision`)
+puts a CLS token first on the patch axis and scales each sublayer's output per channel
+before the add, `h = x + lambda_1 * self_attn(input_layernorm(x)); out = h + lambda_2 *
+mlp(post_attention_layernorm(h))`, so `attention_output` and `mlp_output` are the
+scaled products. The wrapper drops the CLS row and pixel-shuffles the patch grid
+(`downsample_ratio` by side) before the projector, so `projector.input` is the
+shuffled grid, and scatters in `InternVLModel`.
 """
 
+from transformers.models.internvl.modeling_internvl import (
+    InternVLModel,
+    InternVLVisionAttention,
+    InternVLVisionLayer,
+    InternVLVisionMLP,
+    InternVLVisionModel,
+)
 from transformers.models.llava.modeling_llava import LlavaModel
+from transformers.models.llava_next.modeling_llava_next import LlavaNextModel
+from transformers.models.llava_onevision.modeling_llava_onevision import LlavaOnevisionModel
 from transformers.models.qwen2.modeling_qwen2 import Qwen2Attention, Qwen2DecoderLayer, Qwen2MLP
 from transformers.models.siglip.modeling_siglip import (
     SiglipAttention,
@@ -22,6 +45,7 @@ from transformers.models.siglip.modeling_siglip import (
 )
 
 from nnterp.components import Attention, ImageScatter, Layer, Mlp, Vision, VisionAttention, VisionLayer, VisionMlp
+from nnterp.components.scaled import scaled_output
 from nnterp.components.vision import SIGLIP_WRAPPER_RENAME
 
 RENAME = {
@@ -29,6 +53,14 @@ RENAME = {
     "model.layers": "layers",
     "model.norm": "norm",
     **SIGLIP_WRAPPER_RENAME,
+    # InternViT's inner names, keyed relative to the tower.
+    "embeddings.patch_embeddings": "patch_embed",
+    "encoder.layer": "layers",
+    "layernorm_before": "input_layernorm",
+    "layernorm_after": "post_attention_layernorm",
+    "attention": "self_attn",
+    "projection_layer": "o_proj",
+    "layernorm": "norm",
 }
 
 
@@ -44,6 +76,42 @@ class Mlp(Mlp):
     """Qwen2's gated MLP; the base holds."""
 
 
+class InternVision(Vision):
+    """InternViT: its config gives the image and patch sides as `(height, width)` pairs, square here."""
+
+    @property
+    def patch_size(self) -> int:
+        return self.tower_config.patch_size[0]
+
+    @property
+    def image_size(self) -> int:
+        return self.tower_config.image_size[0]
+
+
+def _lambda_1(envoy):
+    return envoy.parent._module.lambda_1
+
+
+def _lambda_2(envoy):
+    return envoy.parent._module.lambda_2
+
+
+class InternVisionAttention(VisionAttention):
+    """InternViT's attention: the block multiplies its output by the per-channel `lambda_1` before the add."""
+
+    attention_output = scaled_output(
+        "What the attention adds to the patches' stream, after the block's lambda_1", multiplier=_lambda_1
+    )
+
+
+class InternVisionMlp(VisionMlp):
+    """InternViT's MLP: the block multiplies its output by the per-channel `lambda_2` before the add."""
+
+    mlp_output = scaled_output(
+        "What the MLP adds to the patches' stream, after the block's lambda_2", multiplier=_lambda_2
+    )
+
+
 ENVOYS = {
     Qwen2DecoderLayer: Layer,
     Qwen2Attention: Attention,
@@ -53,4 +121,11 @@ ENVOYS = {
     SiglipAttention: VisionAttention,
     SiglipMLP: VisionMlp,
     LlavaModel: ImageScatter,
+    LlavaNextModel: ImageScatter,
+    LlavaOnevisionModel: ImageScatter,
+    InternVLVisionModel: InternVision,
+    InternVLVisionLayer: VisionLayer,
+    InternVLVisionAttention: InternVisionAttention,
+    InternVLVisionMLP: InternVisionMlp,
+    InternVLModel: ImageScatter,
 }
