@@ -43,12 +43,15 @@ def _probe_inputs(model: Any, prompt: str) -> tuple[str, dict[str, Any]]:
     if vision.no_images() is not None:
         return prompt, {}
     import numpy as np
+    from PIL import Image
 
     content = [{"type": "image"}, {"type": "text", "text": prompt}]
     text = model.processor.apply_chat_template(
         [{"role": "user", "content": content}], add_generation_prompt=True, tokenize=False
     )
-    return text, {"images": [np.full((PROBE_IMAGE_SIDE, PROBE_IMAGE_SIDE, 3), 128, dtype=np.uint8)]}
+    # A PIL image: some processors (Idefics 2's) take no bare array.
+    pixels = np.full((PROBE_IMAGE_SIDE, PROBE_IMAGE_SIDE, 3), 128, dtype=np.uint8)
+    return text, {"images": [Image.fromarray(pixels)]}
 
 
 def probe_order(model: Any, layer: int, prompt: str = PROBE_PROMPT) -> dict[str, int]:

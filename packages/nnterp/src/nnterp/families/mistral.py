@@ -4,16 +4,38 @@
 
 The attention passes `config.sliding_window` to the shared interface, which folds the window into
 the mask: `attention_scores` are masked outside it and `attention_probabilities` are zero there.
+
+Mistral is also the text model of Idefics 2 (`Idefics2ForConditionalGeneration`): the text
+stack under `model.text_model`, a SigLIP-built tower (`vision`, at `model.vision_model`)
+whose `post_layernorm` norms every patch (its `norm`), and a connector (`projector`) that
+projects the patches and resamples them with a perceiver to a fixed number of latents per
+image. The wrapper writes the features in through its `inputs_merger` helper, so
+`image_features` is that call's `image_hidden_states`, `[images, latents, hidden_size]` flattened.
 """
 
+from transformers.models.idefics2.modeling_idefics2 import (
+    Idefics2EncoderLayer,
+    Idefics2Model,
+    Idefics2VisionAttention,
+    Idefics2VisionMLP,
+    Idefics2VisionTransformer,
+)
 from transformers.models.mistral.modeling_mistral import MistralAttention, MistralDecoderLayer, MistralMLP
 
-from nnterp.components import Attention, Layer, Mlp
+from nnterp.components import Attention, ImageScatter, Layer, Mlp, Vision, VisionAttention, VisionLayer, VisionMlp
+from nnterp.components.vision import SIGLIP_TOWER_RENAME
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
+    "model.text_model.embed_tokens": "embed_tokens",
+    "model.text_model.layers": "layers",
+    "model.text_model.norm": "norm",
+    "model.vision_model": "vision",
+    "model.connector": "projector",
+    **SIGLIP_TOWER_RENAME,
+    "post_layernorm": "norm",
 }
 
 
@@ -29,4 +51,20 @@ class Mlp(Mlp):
     """Mistral's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
 
 
-ENVOYS = {MistralDecoderLayer: Layer, MistralAttention: Attention, MistralMLP: Mlp}
+class InputsMerger(ImageScatter):
+    """Idefics 2's model: the features enter through its `inputs_merger` call, as `image_hidden_states`."""
+
+    scatter = "self_inputs_merger_0"
+    scatter_argument = "image_hidden_states"
+
+
+ENVOYS = {
+    MistralDecoderLayer: Layer,
+    MistralAttention: Attention,
+    MistralMLP: Mlp,
+    Idefics2VisionTransformer: Vision,
+    Idefics2EncoderLayer: VisionLayer,
+    Idefics2VisionAttention: VisionAttention,
+    Idefics2VisionMLP: VisionMlp,
+    Idefics2Model: InputsMerger,
+}
