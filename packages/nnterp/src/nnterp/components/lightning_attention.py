@@ -88,6 +88,10 @@ def block_per_token(model: Any, enabled: bool = True) -> None:
     Within a block the forward attends through a decay-masked product and between
     blocks through the state, so the reordered sums move the logits by rounding.
     """
+    if not getattr(model, "dispatched", True):
+        # A lazy load holds placeholder modules that the first trace replaces with the
+        # loaded ones: set on the placeholders, the size would be lost.
+        model.dispatch()
     found = 0
     for block in model.layers:
         mix = getattr(block, "linear_attn", None)

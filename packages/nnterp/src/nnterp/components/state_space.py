@@ -71,6 +71,10 @@ def chunk_per_token(model: Any, enabled: bool = True) -> None:
     unlike `route_kernels`. The scan between chunks is quadratic in their number, and
     the reordered sums move the logits by rounding.
     """
+    if not getattr(model, "dispatched", True):
+        # A lazy load holds placeholder modules that the first trace replaces with the
+        # loaded ones: set on the placeholders, the size would be lost.
+        model.dispatch()
     found = 0
     for block in model.layers:
         mix = block.__dict__.get("linear_attn") if hasattr(block, "__dict__") else None
