@@ -47,18 +47,59 @@ def test_a_parallel_block_has_no_stream_between_its_sublayers():
 def test_what_it_cannot_place_is_named_with_its_forward_line():
     bloom = analyze("bloom")
     assert any("own arithmetic" in item for item in bloom.needs_person)
-    assert any("adds it itself" in item for item in bloom.needs_person)
     # The residual add inside each sublayer ends it: no parallel block, no post norm.
     assert not bloom.parallel and bloom.attention.post_norm is None
     assert bloom.attention.adds_residual and bloom.mlp.adds_residual
     family, suite = family_module(bloom), render.test_module(bloom)
     assert "def off_interface(self) -> str | None:" in family
-    assert (
-        "attention_output = unavailable(ADDS_RESIDUAL)" in family
-        and "mlp_output = unavailable(ADDS_RESIDUAL)" in family
-    )
-    for key in ("self_attn.attention_queries", "self_attn.attention_output", "mlp.mlp_output"):
+    for key in ("self_attn.attention_queries", "self_attn.attention_head_outputs"):
         assert f'{key!r}: "the scaffold\'s draft does not place"' in suite, key
+    japanese = analyze("gpt_neox_japanese")  # the residual enters `bias_dropout_add`, which also adds a bias
+    assert any(
+        "adds the residual inside a function call" in item and "bias_dropout_add(" in item
+        for item in japanese.needs_person
+    )
+    assert not japanese.parallel and japanese.mlp.pre_norm == "post_attention_layernorm"
+
+
+def test_a_sublayer_that_adds_the_residual_itself_is_read_inside_its_forward():
+    bloom = analyze("bloom")
+    # `dropout_add(output, residual, ...)`: the contribution is what enters the call beside the residual.
+    assert bloom.attention.inside == bloom.mlp.inside == "source.dropout_add_0.input"
+    assert not any("adds it itself" in item for item in bloom.needs_person)
+    family = family_module(bloom)
+    assert '@EProperty("source.dropout_add_0.input"' in family and "unavailable=always" in family
+    assert "ADDS_RESIDUAL" not in family and "ADDS_RESIDUAL" not in render.test_module(bloom)
+    # `output = F.dropout(down_proj(...)); output = output + residual`: the operation that bound the summand.
+    assert analyze("mpt").mlp.inside == "source.F_dropout_0.output"
+
+
+def test_a_norm_is_a_post_norm_only_on_the_sublayers_output():
+    neox = analyze("gpt_neox")  # the MLP's norm reads the block input, after the attention ran
+    assert neox.parallel and neox.attention.post_norm is None
+    assert neox.mlp.pre_norm == "post_attention_layernorm" and not neox.mlp_norm_first
+    assert "MLP_NORM_BEFORE_ATTENTION" not in render.test_module(neox)
+    falcon = analyze("falcon")  # one norm for both, run before the attention
+    assert falcon.parallel and falcon.mlp_norm_first and falcon.mlp.pre_norm == falcon.attention.pre_norm
+
+
+def test_an_add_into_a_sublayers_output_reads_a_copy():
+    falcon = analyze("falcon")
+    assert falcon.mlp.added_into == "mlp_output += attention_output"
+    family = family_module(falcon)
+    assert "return first_tensor(value).clone()" in family and "@mlp_output.transform" in family
+
+
+def test_what_the_model_does_to_the_heads_input_is_in_the_logit_lens():
+    minicpm = analyze("minicpm3")
+    assert minicpm.before_head == "/ model._module.config.logits_scaling" and minicpm.after_head is None
+    assert "return model.lm_head(model.norm(hidden) / model._module.config.logits_scaling)" in family_module(minicpm)
+
+
+def test_an_output_projection_one_module_deeper_is_renamed():
+    neo = analyze("gpt_neo")  # the attention wraps the module doing the arithmetic
+    assert neo.o_proj == "attention.out_proj"
+    assert rename(neo)["attn.attention.out_proj"] == "attn.o_proj"
 
 
 def test_a_block_multiplier_takes_the_scaled_components():
@@ -104,6 +145,10 @@ def test_a_mixture_is_placed_from_its_children_and_forwards():
     text, suite = family_module(qwen), render.test_module(qwen)
     assert "class Moe(Moe):" in text and 'ROUTER = "gate"' in text and "Qwen2MoeSparseMoeBlock: Moe" in text
     assert "(MixtureChecks, FamilySuite)" in suite and "ROUTER_EXTRA_CLASSES = (draft.Mlp,)" in suite
+    hy = analyze("hy_v3")  # the shared experts summed where they run: their output is added as is
+    assert (hy.mixture.shared, hy.mixture.sourced) == ("shared_experts.output", False)
+    axk = analyze("axk1")
+    assert any("runs post_mlp_layernorm on the experts' sum" in item for item in axk.needs_person)
     deepseek = analyze("deepseek_v3")
     assert deepseek.mixture.scoring == "sigmoid" and deepseek.mixture.shared == "shared_experts.output"
     assert deepseek.latent and "class Attention(LatentAttention):" in family_module(deepseek)
@@ -111,6 +156,31 @@ def test_a_mixture_is_placed_from_its_children_and_forwards():
     assert granite.mixture.router == "router" and granite.mixture.scoring == "topk_softmax"
     assert "class Moe(ScaledMoe):" in family_module(granite)
     assert "MOE_UNAVAILABLE" in render.test_module(granite)
+
+
+def test_the_shrink_follows_what_the_config_spells_its_own_way():
+    assert analyze("mpt").overrides["use_cache"] is True  # a default config that does not cache decodes it all again
+    xlnet = analyze("xlnet")
+    # A size the config refuses to take is left alone; a head width under a name of its own is shrunk with the head.
+    assert "max_position_embeddings" not in xlnet.overrides and xlnet.overrides["d_head"] == 16
+    gemma = analyze("gemma3n_text")  # the last block reuses an earlier one's keys and values
+    assert gemma.overrides["num_kv_shared_layers"] == 1 and len(gemma.overrides["layer_types"]) == 3
+
+
+def test_blocks_run_in_a_loop_of_the_models_own_are_named_not_drafted(tmp_path):
+    report = scaffold("hrm_text", tmp_path / "hrm", run=False)
+    assert report.error and "no list of" in report.error
+    assert any("runs them in a loop of its own (forward line" in item for item in report.needs_person)
+    assert "needs a person, what the draft could not place:" in report.text()
+
+
+def test_the_report_says_which_failures_need_a_person(tmp_path):
+    from nnterp.scaffold import Report
+
+    flagged = Report("a", tmp_path, passed=3, failed=["test_x"], needs_person=["line 3"]).text()
+    assert "needs a person, failing suite methods:\n    test_x" in flagged and "    - line 3" in flagged
+    unflagged = Report("b", tmp_path, passed=3, failed=["test_x"]).text()
+    assert "failed with nothing marked for a person (a gap in the scaffold):\n    test_x" in unflagged
 
 
 def test_the_shrink_keeps_sizes_that_must_agree():
@@ -212,3 +282,33 @@ def test_a_mixer_without_attention_is_named_for_a_person():
     assert not any("post-LN" in item for item in mamba.needs_person)  # the norm before the mixer is a pre-norm
     lfm2 = analyze("lfm2")  # the default config builds attention blocks only
     assert any("the other branch calls conv, which block 0" in item for item in lfm2.needs_person)
+
+
+def test_a_mixture_that_scales_its_experts_output_takes_the_scaled_routed_component():
+    minimax = analyze("minimax_m3_vl_text")
+    assert (minimax.mixture.scale, minimax.mixture.scaled) == ("routed_scaling_factor", "hidden_states_2")
+    text = family_module(minimax)
+    assert "class Moe(ScaledRoutedMoe):" in text and 'SCALED = "hidden_states_2"' in text
+
+
+def test_what_a_mixture_does_its_own_way_is_named_with_its_line():
+    phimoe = analyze("phimoe")  # the sparse mixer: none of softmax, sigmoid or top-k
+    assert any("scores its logits by none of" in item and "sparsemixer(" in item for item in phimoe.needs_person)
+    llama4 = analyze("llama4_text")  # every expert runs on score-premultiplied tokens
+    assert any("take no routing indices or weights" in item and "self.experts(" in item for item in llama4.needs_person)
+    dsa = analyze("glm_moe_dsa")  # the indexer's choice passes from block to block
+    assert any("hands topk_indices on to the next" in item for item in dsa.needs_person)
+
+
+def test_heads_multiplied_before_the_output_projection_are_no_premix():
+    laguna = analyze("laguna")  # a softplus gate per head
+    assert laguna.premix_product and "gate" in laguna.premix_product
+    assert "PREMIX_IS_HEAD_OUTPUTS = False" in render.test_module(laguna)
+    assert analyze("qwen3").premix_product is None
+
+
+def test_a_mixer_beside_the_attention_and_a_build_that_fails_are_named(tmp_path):
+    falcon_h1 = analyze("falcon_h1")
+    assert any("also runs mamba (FalconH1Mixer) beside its attention" in item for item in falcon_h1.needs_person)
+    report = scaffold("zamba2", tmp_path / "zamba2", run=False)
+    assert report.error and any("zamba2/modeling_zamba2.py line" in item for item in report.needs_person)

@@ -48,6 +48,11 @@ class Report:
         return self.error is None and not self.failed and self.passed > 0
 
     def text(self) -> str:
+        """The printed report: the suite's counts, the failing methods as needing a person, and what the draft marks.
+
+        A failing method is reported as needing a person when the draft marks
+        something it could not place; with nothing marked, the failure is the scaffold's own gap.
+        """
         lines = [f"scaffold {self.model_type} -> {self.out}"]
         if self.error:
             lines.append(f"  could not draft or run: {self.error}")
@@ -57,13 +62,43 @@ class Report:
             lines.append(
                 f"  FamilySuite on the draft: {self.passed} passed, {len(self.failed)} failed, {self.skipped} skipped"
             )
-            lines += [f"  failed: {name}" for name in self.failed]
+            if self.failed and self.needs_person:
+                lines.append("  needs a person, failing suite methods:")
+            elif self.failed:
+                lines.append("  failed with nothing marked for a person (a gap in the scaffold):")
+            lines += [f"    {name}" for name in self.failed]
         if self.needs_person:
-            lines.append("  needs a person:")
+            lines.append("  needs a person, what the draft could not place:")
             lines += [f"    - {item}" for item in self.needs_person]
         elif not self.error:
             lines.append("  needs a person: nothing the scaffold could see")
         return "\n".join(lines)
+
+
+def _where_it_broke(error: Exception) -> list[str]:
+    """The transformers line a tiny build of the type failed at, for a person to read: its config wants other sizes."""
+    import traceback
+
+    chain: list[BaseException] = []
+    cause: BaseException | None = error
+    while cause is not None and cause not in chain:  # a validation error re-raised holds the line in its cause
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    frames = [
+        frame
+        for link in chain
+        for frame in traceback.extract_tb(link.__traceback__)
+        if f"{os.sep}transformers{os.sep}models{os.sep}" in frame.filename
+        and f"{os.sep}models{os.sep}auto{os.sep}" not in frame.filename
+    ]
+    if not frames:
+        return []
+    frame = frames[-1]
+    where = f"{Path(frame.filename).parent.name}/{Path(frame.filename).name} line {frame.lineno}: {frame.line!r}"
+    return [
+        f"the tiny config the scaffold shrinks to does not build ({where}): the sizes it sets do not fit this "
+        "type, and a person picks the checkpoint's sizes"
+    ]
 
 
 def write(analysis: Analysis, out: Path) -> dict[str, Path]:
@@ -159,6 +194,7 @@ def scaffold(model_type: str, out: str | Path | None = None, run: bool = True) -
         analysis = analyze(model_type)
     except Exception as error:  # a type that does not build from a tiny config is reported, not raised
         report.error = f"{type(error).__name__}: {error}"
+        report.needs_person = list(getattr(error, "needs_person", None) or _where_it_broke(error))
         return report
     report.needs_person = list(analysis.needs_person)
     files = write(analysis, target)

@@ -8,13 +8,17 @@ contribution and residual add. A branch on the block's own attributes is decided
 the instance; a mixture of experts is placed from its children (router, experts,
 shared expert) and the order of its router's operations; a feed-forward path the
 block runs inline, an `nn.Sequential` MLP and a multiplier on each contribution are
-recognized. What it cannot place is recorded in `Analysis.needs_person`, naming the
-forward line.
+recognized. A norm is a post-norm only where it reads the sublayer's output; a
+sublayer that adds the residual itself is read where its forward takes the
+contribution; an add into a sublayer's output in place is read on a copy; a scale on
+the head's input or output enters the logit lens. What it cannot place is recorded in
+`Analysis.needs_person`, naming the forward line.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import sys
 import textwrap
@@ -74,6 +78,8 @@ class Sublayer:
     scaled: str | None = None  # the add line, when the contribution is scaled before it
     multiplier: str | None = None  # the block attribute that scales it, as the scaled components read it
     adds_residual: bool = False  # the sublayer takes the residual and returns the stream
+    added_into: str | None = None  # the line where the block adds another tensor into its output in place
+    inside: str | None = None  # then the key, on the sublayer, of the contribution inside its forward
 
 
 @dataclass
@@ -91,6 +97,8 @@ class Mixture:
     shared_child: str | None = None
     shared_class: str | None = None
     sourced: bool = False
+    scale: str | None = None  # the module attribute the forward multiplies the experts' output by
+    scaled: str | None = None  # and the binding of the forward that holds the product
 
 
 @dataclass
@@ -117,6 +125,7 @@ class Analysis:
     interface_gap: str | None = None
     split_qkv: bool = False
     premix_norm: str | None = None
+    premix_product: str | None = None  # the line that multiplies the head outputs before the output projection
     latent: bool = False
     mlp_generic: bool = False
     inline_mlp: tuple[str, str] | None = None
@@ -133,12 +142,14 @@ class Analysis:
     width_key: str | None = None
     own_sizes: dict[str, str] = field(default_factory=dict)
     after_head: str | None = None
+    before_head: str | None = None
     interface_calls: list[int] = field(default_factory=list)
     head_dim_per_block: bool = False
     kv_heads_attribute: str | None = None
     container_class: str | None = None
     norm_calls: int = 1
     mixers: list[str] = field(default_factory=list)
+    mlp_norm_first: bool = False
     needs_person: list[str] = field(default_factory=list)
 
 
@@ -165,6 +176,20 @@ def _has(config: Any, key: str) -> bool:
     return False
 
 
+def _sets(config: Any, key: str) -> bool:
+    """Whether the config takes a value for `key`: a setter that refuses every value (a size it has none of) does not."""
+    attribute = getattr(type(config), key, None)
+    if not isinstance(attribute, property) or attribute.fset is None:
+        return True
+    try:
+        attribute.fset(copy.copy(config), SHRINK[key])
+    except NotImplementedError:
+        return False
+    except Exception:  # a value refused for how it sits with the others is set all the same
+        return True
+    return True
+
+
 def _run_length(value: Any) -> bool:
     """Whether `value` is a run-length list of block kinds: `[[[kind, ...], repeats], ...]`."""
     return (
@@ -183,7 +208,9 @@ def _run_length(value: Any) -> bool:
 
 def _overrides(config: Any) -> dict[str, Any]:
     """The keyword overrides that shrink `config`'s type to a tiny checkpoint, read off its default config."""
-    overrides: dict[str, Any] = {key: value for key, value in SHRINK.items() if _has(config, key)}
+    overrides: dict[str, Any] = {
+        key: value for key, value in SHRINK.items() if _has(config, key) and _sets(config, key)
+    }
     values = config.to_dict()
     if isinstance(values.get("kv_lora_rank"), int):
         overrides.update({key: value for key, value in LATENT.items() if values.get(key) is not None})
@@ -197,6 +224,17 @@ def _overrides(config: Any) -> dict[str, Any]:
     for key, value in values.items():
         if key.endswith("shared_experts") and key.startswith("n") and value is None:
             overrides[key] = 1  # a shared-expert count left unset breaks the build
+    try:
+        width = config.hidden_size // config.num_attention_heads
+    except Exception:  # a config without one head count (or one width) has no head width to match
+        width = None
+    for key, value in values.items():
+        if "head_dim" in overrides or "head" not in key or "heads" in key or key.startswith(("n_", "num")):
+            continue
+        if value == width and key not in overrides:
+            overrides[key] = SHRINK["head_dim"]  # a head width the config spells its own way (`d_head`)
+    if values.get("use_cache") is False:
+        overrides["use_cache"] = True  # a default config that does not cache would decode the whole prompt again
     if isinstance(values.get("n_group"), int) and values["n_group"] > 1:
         overrides.update(n_group=4, topk_group=2)
     if isinstance(values.get("first_k_dense_replace"), int) and values["first_k_dense_replace"] > 0:
@@ -221,6 +259,11 @@ def _overrides(config: Any) -> dict[str, Any]:
     if settable and isinstance(kinds, list) and kinds and all(isinstance(kind, str) for kind in kinds):
         distinct = list(dict.fromkeys(kinds))
         layers = max(len(distinct), 2)
+        shared = [k for k, v in values.items() if "shared_layers" in k and isinstance(v, int) and v > 0]
+        if shared:
+            # The last blocks reuse an earlier block's keys and values: one block more, reusing the first kind's.
+            layers = len(distinct) + 1
+            overrides.update(dict.fromkeys(shared, 1))
         overrides["layer_types"] = (distinct * layers)[:layers]
         overrides["num_hidden_layers"] = layers
         per_layer = values.get("per_layer_config")
@@ -349,13 +392,50 @@ def _is_norm(module: torch.nn.Module) -> bool:
     return "norm" in type(module).__name__.lower()
 
 
+class Unplaceable(ValueError):
+    """A type the scaffold cannot draft; `needs_person` says why, naming the forward line where it can."""
+
+    def __init__(self, message: str, needs_person: list[str]):
+        super().__init__(message)
+        self.needs_person = needs_person
+
+
+def _unlisted_blocks(model: torch.nn.Module, layers_count: int) -> list[str]:
+    """Why no list of blocks is `num_hidden_layers` long: the lists there are, and the loop that runs them."""
+    lists = {
+        n: m
+        for n, m in model.named_modules()
+        if isinstance(m, torch.nn.ModuleList) and len(m) and any(k in type(m[0]).__name__ for k in ("Layer", "Block"))
+    }
+    if not lists:
+        return [f"the module tree holds no list of blocks (the config says {layers_count})"]
+    where = ", ".join(f"{n} ({len(m)} {type(m[0]).__name__})" for n, m in lists.items())
+    found = [f"the blocks sit in {where}, none of them the config's num_hidden_layers ({layers_count}) long"]
+    parent = next(iter(lists)).split(".")[0]
+    inner = model.get_submodule(parent) if len(lists) > 1 else None
+    if inner is not None:
+        source = textwrap.dedent(_source(type(inner)))
+        try:
+            loops = [node for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.For, ast.While))]
+        except SyntaxError:
+            loops = []
+        if loops:
+            first = min(loops, key=lambda node: node.lineno)
+            line = source.splitlines()[first.lineno - 1].strip()
+            found[0] += (
+                f": {type(inner).__name__} runs them in a loop of its own (forward line {first.lineno}: {line!r}); "
+                "a family for it reads each block per pass, which the draft does not place"
+            )
+    return found
+
+
 def _find_tree(model: torch.nn.Module, config: Any) -> tuple[str, str, str | None, str | None, str | None]:
     """(container, layers, embedding, final norm, head), as native paths (container relative to the root)."""
     layers_count = config.num_hidden_layers
     vocab = config.vocab_size
     lists = [n for n, m in model.named_modules() if isinstance(m, torch.nn.ModuleList) and len(m) == layers_count]
     if not lists:
-        raise ValueError(f"no list of {layers_count} blocks in the module tree")
+        raise Unplaceable(f"no list of {layers_count} blocks in the module tree", _unlisted_blocks(model, layers_count))
     path = lists[0]
     container, _, layers = path.rpartition(".")
     prefix = f"{container}." if container else ""
@@ -405,9 +485,102 @@ def _passes_residual(node: ast.stmt, name: str) -> bool:
     return False
 
 
+def _residual_parameter(statement: ast.stmt, name: str, child: torch.nn.Module) -> str | None:
+    """The parameter of `self.<name>`'s forward that the block hands the residual to."""
+    try:
+        parameters = list(inspect.signature(type(child).forward).parameters)[1:]
+    except (TypeError, ValueError):
+        return None
+    for sub in ast.walk(statement):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == name:
+            for index, arg in enumerate(sub.args):
+                if isinstance(arg, ast.Name) and "residual" in arg.id and index < len(parameters):
+                    return parameters[index]
+            for keyword in sub.keywords:
+                if isinstance(keyword.value, ast.Name) and "residual" in keyword.value.id:
+                    return keyword.arg
+    return None
+
+
+def _call_name(call: ast.Call) -> str:
+    """A call's name in nnsight's `.source` of a forward: its dotted callee with `_` for each dot."""
+    return ast.unparse(call.func).replace(".", "_")
+
+
+def _inside_contribution(module: torch.nn.Module, residual: str | None) -> str | None:
+    """Where a sublayer that adds the residual itself holds its contribution, as a key on it; `None` where unclear.
+
+    The first use of the residual in its forward decides: a call that takes the
+    contribution first and the residual after (`dropout_add(output, residual, ...)`)
+    gives that call's input; a sum `output + residual` gives the operation that bound
+    `output` (a child's output, or a call's in the forward's source).
+    """
+    if residual is None:
+        return None
+    children = _children(module)
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(type(module).forward)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    calls = sorted(
+        (node for node in ast.walk(tree) if isinstance(node, ast.Call)), key=lambda node: (node.lineno, node.col_offset)
+    )
+
+    def key(call: ast.Call, end: str) -> str | None:
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            if func.attr in children:
+                return f"{func.attr}.{end}"
+        name = _call_name(call)
+        count = sum(
+            1 for other in calls if other is not call and _call_name(other) == name and other.lineno < call.lineno
+        )
+        return f"source.{name}_{count}.{end}"
+
+    def uses(node: ast.AST) -> bool:
+        return isinstance(node, ast.Name) and node.id == residual
+
+    statements = sorted(
+        (node for node in ast.walk(tree) if isinstance(node, ast.stmt) and not isinstance(node, ast.FunctionDef)),
+        key=lambda node: node.lineno,
+    )
+    for statement in statements:
+        if isinstance(statement, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+            continue
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call) and node.args and any(uses(arg) for arg in node.args[1:]):
+                return key(node, "input") if not uses(node.args[0]) else None
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and (uses(node.right) or uses(node.left)):
+                other = node.left if uses(node.right) else node.right
+                if not isinstance(other, ast.Name):
+                    return None
+                binding = [
+                    earlier
+                    for earlier in statements
+                    if earlier.lineno < statement.lineno
+                    and isinstance(earlier, ast.Assign)
+                    and other.id in _bound(earlier)
+                ]
+                value = binding[-1].value if binding else None
+                return key(value, "output") if isinstance(value, ast.Call) else None
+    return None
+
+
 def _is_add(node: ast.stmt) -> bool:
     value = getattr(node, "value", None)
     return any(isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Add) for sub in ast.walk(value or node))
+
+
+def _adds_in_call(node: ast.stmt) -> bool:
+    """Whether a statement hands a name like the residual to a plain function (`bias_dropout_add(x, residual=...)`)."""
+    value = getattr(node, "value", None)
+    for sub in ast.walk(value or node):
+        if isinstance(sub, ast.Call) and not ast.unparse(sub.func).startswith("self."):
+            named = [k for k in sub.keywords if k.arg and "residual" in k.arg]
+            passed = [a for a in [*sub.args, *(k.value for k in sub.keywords)] if isinstance(a, ast.Name)]
+            if named or any("residual" in a.id for a in passed):
+                return True
+    return False
 
 
 def _scaled(node: ast.stmt) -> bool:
@@ -465,6 +638,51 @@ def _taken(
     return taken
 
 
+def _bound(statement: ast.stmt) -> set[str]:
+    """The names an assignment binds: every plain name among its targets, the first of a tuple."""
+    names: set[str] = set()
+    for target in getattr(statement, "targets", []):
+        if isinstance(target, ast.Tuple) and target.elts:
+            target = target.elts[0]  # `output, weights = self.attn(...)`: the output comes first
+        if isinstance(target, ast.Name):
+            names.add(target.id)
+    return names
+
+
+def _reads_any(statement: ast.stmt, names: set[str]) -> bool:
+    value = getattr(statement, "value", None)
+    return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(value or statement))
+
+
+def _reads_output(statement: ast.stmt, norm: str, outputs: set[str], kinds: dict[str, str]) -> bool:
+    """Whether the call of the norm `self.<norm>` in `statement` norms the current sublayer's output (a post-norm).
+
+    A norm whose argument is a name is a post-norm when that name holds the
+    sublayer's output; one called inside the next sublayer's call is that sublayer's
+    pre-norm; any other follows the sublayer it comes after.
+    """
+    call = next(
+        (
+            node
+            for node in ast.walk(statement)
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == f"self.{norm}"
+        ),
+        None,
+    )
+    argument = call.args[0] if call is not None and call.args else None
+    if isinstance(argument, ast.Name):
+        return argument.id in outputs
+    for node in ast.walk(statement):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and kinds.get(node.func.attr) in ("attn", "mlp")
+            and any(sub is call for arg in [*node.args, *(k.value for k in node.keywords)] for sub in ast.walk(arg))
+        ):
+            return False
+    return True
+
+
 def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, mlp: str | None) -> None:
     """Place the norms, adds and scales around each sublayer from the block's forward statements."""
     kinds = {name: ("norm" if _is_norm(child) else "other") for name, child in _children(block).items()}
@@ -479,41 +697,71 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
     statements = _taken(analysis, block, _forward_tree(type(block)), kinds, source_lines)
     events: list[tuple[str, str | None, ast.stmt]] = []  # (kind, child, statement)
     takes_residual: set[str] = set()
+    inside: dict[str, str | None] = {}  # where each sublayer that adds the residual itself holds its contribution
     for statement in statements:
         calls = [c for c in _self_calls(statement) if c in kinds]
         for call in calls:
             events.append((kinds[call], call, statement))
             if kinds[call] in ("attn", "mlp") and _passes_residual(statement, call):
                 takes_residual.add(kinds[call])
-                line = source_lines[statement.lineno - 1].strip()
-                analysis.needs_person.append(
-                    f"the {call} call takes the residual and adds it itself (line {statement.lineno}: {line!r}): "
-                    "its output is the stream, so its contribution is a tensor inside its forward"
-                )
+                child = getattr(block, call)
+                inside[kinds[call]] = _inside_contribution(child, _residual_parameter(statement, call, child))
+                if inside[kinds[call]] is None:
+                    line = source_lines[statement.lineno - 1].strip()
+                    analysis.needs_person.append(
+                        f"the {call} call takes the residual and adds it itself (line {statement.lineno}: {line!r}): "
+                        "its output is the stream, so its contribution is a tensor inside its forward"
+                    )
         if _is_add(statement) and not any(kinds[c] in ("attn", "mlp", "norm") for c in calls):
             events.append(("add", None, statement))
+        elif _adds_in_call(statement) and not any(kinds[c] in ("attn", "mlp", "norm") for c in calls):
+            events.append(("add", None, statement))
+            line = source_lines[statement.lineno - 1].strip()
+            analysis.needs_person.append(
+                f"block forward line {statement.lineno} adds the residual inside a function call ({line!r}): "
+                "the draft reads the contribution at the sublayer's output, before whatever that call adds to it"
+            )
+        elif isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add) and not calls:
+            events.append(("into", None, statement))  # `mlp_output += attention_output`: an add into a tensor
+        elif isinstance(statement, ast.Assign) and not any(kinds[c] in ("attn", "mlp", "norm") for c in calls):
+            events.append(("pass", None, statement))  # a dropout or a rebinding may pass a sublayer's output on
         if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Tuple):
             analysis.returns_tuple = True
     subs: dict[str, Sublayer] = {}
     pending_norm: str | None = None
+    pending_at = attn_at = -1
+    norm_at: dict[str, int] = {}  # the event at which each sublayer's pre-norm runs (its own call where none)
     current: Sublayer | None = None
-    for kind, child, statement in events:
+    outputs: set[str] = set()  # the names bound to the current sublayer's output (and what merely passes it on)
+    for index, (kind, child, statement) in enumerate(events):
         if kind == "mixer":
             pending_norm = None
         elif kind == "norm":
             if current is not None and current.post_norm is None and not getattr(current, "_added", False):
+                post = _reads_output(statement, child, outputs, kinds)
+            else:
+                post = False
+            if post:
                 current.post_norm = child
             else:
-                pending_norm = child
+                pending_norm, pending_at = child, index
         elif kind in ("attn", "mlp"):
             sub = Sublayer(child, pre_norm=pending_norm)
+            norm_at[kind] = pending_at if pending_norm else index
             subs[kind] = sub
             if kind == "mlp" and "attn" in subs and not getattr(subs["attn"], "_added", False):
                 analysis.parallel = True
                 if sub.pre_norm is None:
                     sub.pre_norm = subs["attn"].pre_norm
+                # The MLP's norm runs before the attention where the two share one, or where it is called first.
+                analysis.mlp_norm_first = sub.pre_norm is not None and (
+                    sub.pre_norm == subs["attn"].pre_norm or norm_at["mlp"] < attn_at
+                )
+            if kind == "attn":
+                attn_at = index
             pending_norm = None
             current = sub
+            outputs = _bound(statement)
             if kind in takes_residual:
                 sub._added = True  # type: ignore[attr-defined]  # its call returns the stream: the add is inside
                 current = None
@@ -524,11 +772,22 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
                 if _scaled(statement):
                     sub.scaled = source_lines[statement.lineno - 1].strip()
             current = None
+        elif kind == "into" and current is not None and getattr(statement.target, "id", None) in outputs:
+            # The block adds another tensor into the sublayer's output in place: its contribution is a copy.
+            current.added_into = source_lines[statement.lineno - 1].strip()
+        elif kind == "pass" and current is not None and _reads_any(statement, outputs):
+            outputs |= _bound(statement)
     if pending_norm is not None:
-        analysis.needs_person.append(f"a norm ({pending_norm}) follows the last residual add: a post-LN block")
+        statement = events[pending_at][2]
+        line = source_lines[statement.lineno - 1].strip()
+        analysis.needs_person.append(
+            f"a norm ({pending_norm}) follows the last residual add (block forward line {statement.lineno}: "
+            f"{line!r}): a post-LN block"
+        )
     for kind in takes_residual:
         if kind in subs:
             subs[kind].adds_residual = True
+            subs[kind].inside = inside.get(kind)
     analysis.attention = subs.get("attn")
     analysis.mlp = subs.get("mlp")
     for name, sub in subs.items():
@@ -539,6 +798,39 @@ def _read_block(analysis: Analysis, block: torch.nn.Module, attn: str | None, ml
                 f"the block scales the {name} contribution before adding it: {sub.scaled!r}; "
                 f"point {'attention_output' if name == 'attn' else 'mlp_output'} at the scaled tensor"
             )
+
+
+def _nested_output(module: torch.nn.Module) -> str | None:
+    """The output projection of an attention that wraps the one doing the arithmetic (`attention.out_proj`), or `None`."""
+    found = [
+        name
+        for name, child in module.named_modules()
+        if name.count(".") == 1 and name.rpartition(".")[2] in OUTPUT_NAMES and isinstance(child, torch.nn.Linear)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _handed_on(analysis: Analysis, inner: torch.nn.Module) -> None:
+    """Name a value each block hands the next one beside the stream: a skipped block hands on nothing there."""
+    try:
+        source = textwrap.dedent(inspect.getsource(type(inner).forward))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):
+        return
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple)):
+            continue
+        if not isinstance(node.value, ast.Call) or not isinstance(node.value.func, ast.Name):
+            continue
+        later = {t.id for t in node.targets[0].elts[1:] if isinstance(t, ast.Name)}
+        passed = [*node.value.args, *(k.value for k in node.value.keywords)]
+        if later and any(isinstance(arg, ast.Name) and arg.id in later for arg in passed):
+            line = source.splitlines()[node.lineno - 1].strip()
+            analysis.needs_person.append(
+                f"each block hands {', '.join(sorted(later))} on to the next beside the stream (inner model forward "
+                f"line {node.lineno}: {line!r}): a skipped block must hand it on too, which the draft does not write"
+            )
+            return
 
 
 def _embedding_edits(analysis: Analysis, inner: torch.nn.Module) -> None:
@@ -628,43 +920,104 @@ def _queries_split(kind: type) -> bool:
         name, line = value.id, found.lineno
 
 
-def _head_ops(model: torch.nn.Module, head: str | None) -> str | None:
-    """What the causal-LM forward does to the head's output: `"softcap"`, or the scale it applies (`"* <expr>"`).
+def _rebinding_scale(statement: ast.stmt, name: str) -> str | None:
+    """The scale a statement applies to `name` in place (`x = x * self.s`, `x /= self.s`), as `"* <expr>"`, else `None`.
 
-    The scale is read off the statements that rebind the head's output after the head
-    runs (`logits = logits * self.logit_scale`), its `self` written as the model the
-    draft's `project_on_vocab` takes (`model._module`).
+    The scale's `self` is written as the model the draft's `project_on_vocab` takes (`model._module`).
+    """
+    op = value = None
+    if isinstance(statement, ast.AugAssign) and getattr(statement.target, "id", None) == name:
+        op, value = statement.op, statement.value
+    elif (
+        isinstance(statement, ast.Assign)
+        and getattr(statement.targets[0], "id", None) == name
+        and isinstance(statement.value, ast.BinOp)
+        and getattr(statement.value.left, "id", None) == name
+    ):
+        op, value = statement.value.op, statement.value.right
+    if not isinstance(op, (ast.Mult, ast.Div)) or value is None:
+        return None
+    if {node.id for node in ast.walk(value) if isinstance(node, ast.Name)} - {"self"}:
+        return None
+    expression = ast.unparse(value).replace("self.", "model._module.")
+    return f"{'*' if isinstance(op, ast.Mult) else '/'} {expression}"
+
+
+def _head_ops(model: torch.nn.Module, head: str | None) -> tuple[str | None, str | None]:
+    """What the causal-LM forward does around the head: (before, after).
+
+    `before` is the scale it applies to the head's input (`hidden_states =
+    hidden_states / self.config.logits_scaling` ahead of the head call), `after`
+    `"softcap"` or the scale it applies to the head's output (`logits = logits *
+    self.logit_scale`); each is `"* <expr>"` or `"/ <expr>"`, or `None`.
     """
     try:
         source = textwrap.dedent(inspect.getsource(type(model).forward))
         body = ast.parse(source).body[0].body  # type: ignore[attr-defined]
     except (OSError, TypeError, SyntaxError):
-        return None
+        return None, None
+    call = next(
+        (
+            (index, statement)
+            for index, statement in enumerate(body)
+            if head and isinstance(statement, ast.Assign) and f"self.{head}(" in ast.unparse(statement.value)
+        ),
+        None,
+    )
+    if call is None:
+        return None, "softcap" if "final_logit_softcapping" in source else None
+    index, statement = call
+    before = None
+    head_call = next(
+        (
+            node
+            for node in ast.walk(statement.value)
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == f"self.{head}"
+        ),
+        None,
+    )
+    argument = head_call.args[0] if head_call is not None and head_call.args else None
+    while isinstance(argument, ast.Subscript):
+        argument = argument.value  # the positions kept (`hidden_states[:, slice_indices, :]`)
+    if isinstance(argument, ast.Name):
+        scales = [s for s in (_rebinding_scale(earlier, argument.id) for earlier in body[:index]) if s]
+        before = " ".join(scales) or None
     if "final_logit_softcapping" in source:
-        return "softcap"
-    logits = None
-    for statement in body:
-        if head and isinstance(statement, ast.Assign) and f"self.{head}(" in ast.unparse(statement.value):
-            target = statement.targets[0]
-            logits = target.id if isinstance(target, ast.Name) else None
-            continue
-        if logits is None:
-            continue
-        op = value = None
-        if isinstance(statement, ast.AugAssign) and getattr(statement.target, "id", None) == logits:
-            op, value = statement.op, statement.value
-        elif (
-            isinstance(statement, ast.Assign)
-            and getattr(statement.targets[0], "id", None) == logits
-            and isinstance(statement.value, ast.BinOp)
-            and getattr(statement.value.left, "id", None) == logits
+        return before, "softcap"
+    target = statement.targets[0]
+    logits = target.id if isinstance(target, ast.Name) else None
+    after = next((s for s in (_rebinding_scale(later, logits) for later in body[index + 1 :]) if s), None)
+    return before, after
+
+
+def _premix_product(kind: type, o_proj: str | None) -> str | None:
+    """The line that multiplies the shared interface's output (a gate, a scale) before the output projection, or `None`."""
+    try:
+        source = textwrap.dedent(inspect.getsource(kind.forward))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):
+        return None
+    call = _interface_call(tree)
+    if call is None or o_proj is None:
+        return None
+    statements = sorted(
+        (node for node in ast.walk(tree) if isinstance(node, ast.Assign) and node.lineno >= call.lineno),
+        key=lambda node: node.lineno,
+    )
+    names = _bound(statements[0]) if statements else set()
+    for statement in statements[1:]:
+        if f"self.{o_proj}(" in ast.unparse(statement.value):
+            return None
+        reads = _reads_any(statement, names)
+        if reads and any(
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mult)
+            and any(_reads_any(ast.Expr(side), names) for side in (node.left, node.right))
+            for node in ast.walk(statement.value)
         ):
-            op, value = statement.value.op, statement.value.right
-        if isinstance(op, (ast.Mult, ast.Div)) and value is not None:
-            names = {node.id for node in ast.walk(value) if isinstance(node, ast.Name)}
-            if names <= {"self"}:
-                expression = ast.unparse(value).replace("self.", "model._module.")
-                return f"{'*' if isinstance(op, ast.Mult) else '/'} {expression}"
+            return source.splitlines()[statement.lineno - 1].strip()
+        if reads:
+            names |= _bound(statement)
     return None
 
 
@@ -784,10 +1137,21 @@ def _mixture(analysis: Analysis, module: torch.nn.Module) -> Mixture | None:
         # The router hands its logits back; the mixture's forward scores them (a gate on the shared expert aside).
         router_source = "\n".join(line for line in _source(type(module)).splitlines() if "shared" not in line)
     scoring = _scoring(router_source)
+    if not any(op in router_source for op in ("softmax(", "sigmoid(", "topk(")):
+        _unscored(analysis, type(router_module) if type(router_module).forward is not torch.nn.Linear.forward else None)
     signature = list(inspect.signature(type(parts[experts]).forward).parameters)[1:]
     indices = next((i for i, n in enumerate(signature) if "ind" in n), 1)
+    if not any("ind" in n or "weight" in n or "score" in n for n in signature):
+        source = textwrap.dedent(_source(type(module))).splitlines()
+        line = next((n for n, text in enumerate(source, 1) if f"self.{experts}(" in text), None)
+        where = f" (mixture forward line {line}: {source[line - 1].strip()!r})" if line else ""
+        analysis.needs_person.append(
+            f"the experts {type(parts[experts]).__name__} take no routing indices or weights{where}: the mixture "
+            "weighs or picks their tokens itself, which the draft does not place"
+        )
     weights = next((i for i, n in enumerate(signature) if "weight" in n), 2)
     mixture = Mixture(type(module).__name__, scoring, router, logits, experts, indices, weights)
+    mixture.scale, mixture.scaled = _routed_scale(module, experts)
     shared = next((n for n in parts if "shared" in n and "gate" not in n), None)
     if shared is not None:
         mixture.shared_child = shared
@@ -797,7 +1161,102 @@ def _mixture(analysis: Analysis, module: torch.nn.Module) -> Mixture | None:
             analysis.needs_person.append(
                 f"the mixture {type(module).__name__} scales its shared expert {shared} in its forward: point SHARED at the product"
             )
+    _after_combine(analysis, module, {router, experts, shared, *(n for n in parts if "gate" in n)})
     return mixture
+
+
+def _unscored(analysis: Analysis, kind: type | None) -> None:
+    """Name a router that scores its logits by none of softmax, sigmoid or top-k: the draft's `SCORING` is a guess."""
+    source = textwrap.dedent(_source(kind)) if kind is not None else ""
+    lines = source.splitlines()
+    where = ""
+    try:
+        tree = ast.parse(source) if source else None
+    except SyntaxError:
+        tree = None
+    if tree is not None:
+        calls = [
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign)
+            and any("weight" in ast.unparse(target) for target in node.targets)
+            and isinstance(node.value, ast.Call)
+        ]
+        if calls:
+            first = min(calls, key=lambda node: node.lineno)
+            where = f" (router forward line {first.lineno}: {lines[first.lineno - 1].strip()!r})"
+    name = kind.__name__ if kind is not None else "router"
+    analysis.needs_person.append(
+        f"the {name} scores its logits by none of softmax, sigmoid or top-k{where}: the draft's SCORING is a guess"
+    )
+
+
+def _routed_scale(module: torch.nn.Module, experts: str) -> tuple[str | None, str | None]:
+    """(attribute, binding): where the mixture's forward multiplies the experts' output by one of its attributes.
+
+    `hidden_states = hidden_states * self.routed_scaling_factor` after the experts
+    ran gives `("routed_scaling_factor", "hidden_states_<n>")`, the binding counted
+    over the forward's assignments to that name in line order; `(None, None)` otherwise.
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(type(module).forward)))
+    except (OSError, TypeError, SyntaxError):
+        return None, None
+    assigns = sorted(
+        (
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ),
+        key=lambda node: node.lineno,
+    )
+    counts: dict[str, int] = {}
+    routed = None
+    for node in assigns:
+        name = node.targets[0].id
+        counts[name] = counts.get(name, -1) + 1
+        if routed is None and f"self.{experts}(" in ast.unparse(node.value):
+            routed = name
+            continue
+        value = node.value
+        if routed == name and isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+            sides = (value.left, value.right)
+            factor = next((side for side in sides if not (isinstance(side, ast.Name) and side.id == name)), None)
+            if any(isinstance(side, ast.Name) and side.id == name for side in sides) and (
+                isinstance(factor, ast.Attribute) and ast.unparse(factor.value) == "self"
+            ):
+                return factor.attr, f"{name}_{counts[name]}"
+    return None, None
+
+
+def _after_combine(analysis: Analysis, module: torch.nn.Module, known: set[str | None]) -> None:
+    """Name a child the mixture's forward runs on the experts' sum after it: the sum is then not the module's output."""
+    try:
+        source = textwrap.dedent(inspect.getsource(type(module).forward))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):
+        return
+    lines = source.splitlines()
+    children = _children(module)
+    experts_at = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in {f"self.{n}" for n in known if n}
+    ]
+    if not experts_at:
+        return
+    for node in sorted(ast.walk(tree), key=lambda node: getattr(node, "lineno", 0)):
+        if not isinstance(node, ast.Call) or node.lineno <= max(experts_at):
+            continue
+        func = ast.unparse(node.func)
+        name = func.removeprefix("self.")
+        if func.startswith("self.") and name in children and name not in known:
+            line = lines[node.lineno - 1].strip()
+            analysis.needs_person.append(
+                f"the mixture {type(module).__name__} runs {name} on the experts' sum (forward line {node.lineno}: "
+                f"{line!r}): routed plus shared expert outputs are not its output"
+            )
+            return
 
 
 def _shared_key(module: torch.nn.Module, shared: str) -> tuple[str | None, bool]:
@@ -812,14 +1271,28 @@ def _shared_key(module: torch.nn.Module, shared: str) -> tuple[str | None, bool]
         return f"{shared}.output", False
     bindings: dict[str, int] = {}
     target = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if target == name:
-                return f"source.{name}_{bindings[name] + 1}.output", True
-            bindings[name] = bindings.get(name, -1) + 1
-            if f"self.{shared}" in ast.unparse(node.value) and target is None:
-                target = name
+    assigns = sorted(
+        (node for node in ast.walk(tree) if isinstance(node, ast.Assign) and len(node.targets) == 1),
+        key=lambda node: node.lineno,
+    )
+    for node in assigns:
+        if not isinstance(node.targets[0], ast.Name):
+            continue
+        name = node.targets[0].id
+        if target == name:
+            gated = any(
+                isinstance(sub, ast.BinOp)
+                and isinstance(sub.op, ast.Mult)
+                and any(isinstance(side, ast.Name) and side.id == name for side in (sub.left, sub.right))
+                for sub in ast.walk(node.value)
+            )
+            # Only a product with the shared output gates it; any other rebinding combines it with the rest.
+            return (f"source.{name}_{bindings[name] + 1}.output", True) if gated else (f"{shared}.output", False)
+        bindings[name] = bindings.get(name, -1) + 1
+        if target is None and f"self.{shared}" in ast.unparse(node.value):
+            if not (isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == f"self.{shared}"):
+                return f"{shared}.output", False  # summed where it is computed: added as is
+            target = name
     return f"{shared}.output", False
 
 
@@ -855,12 +1328,34 @@ def _attention_extras(analysis: Analysis, module: torch.nn.Module, attentions: l
         )
 
 
+def _beside_attention(
+    analysis: Analysis, block: torch.nn.Module, index: int, attn: str | None, seen: set[type]
+) -> None:
+    """Name a child with weights that an attention block also calls, beside its attention, MLP and norms."""
+    mlp = _mlp_child(block, attn)
+    source = textwrap.dedent(_source(type(block))).splitlines()
+    for name, child in _children(block).items():
+        if name in (attn, mlp) or _is_norm(child) or type(child) in seen or not any(True for _ in child.parameters()):
+            continue
+        if type(child).__module__.startswith("torch.nn"):
+            continue  # a bare linear or embedding of the block's own reads as part of its arithmetic
+        line = next((n for n, text in enumerate(source, 1) if f"self.{name}(" in text), None)
+        if line is None:
+            continue
+        seen.add(type(child))
+        analysis.needs_person.append(
+            f"block {index} also runs {name} ({type(child).__name__}) beside its attention and MLP (block forward "
+            f"line {line}: {source[line - 1].strip()!r}): the draft places no value on it, nor what it adds to the stream"
+        )
+
+
 def _mixers(analysis: Analysis, blocks: torch.nn.Module, attn: str | None) -> None:
     """Name the token mixers of the blocks without an attention (a recurrent or convolutional mixer): not placed."""
     seen: set[type] = set()
     for index, block in enumerate(blocks):
         children = _children(block)
         if attn in children:
+            _beside_attention(analysis, block, index, attn, seen)
             continue
         mlp = _mlp_child(block, attn)
         source = textwrap.dedent(_source(type(block))).splitlines()
@@ -937,10 +1432,11 @@ def analyze(model_type: str) -> Analysis:
         analysis.interface_gap = interface_gap(type(module))
         if analysis.interface_gap:
             analysis.needs_person.append(f"the attention interior: {analysis.interface_gap}")
-        analysis.o_proj = next((n for n in OUTPUT_NAMES if n in _children(module)), None)
+        analysis.o_proj = next((n for n in OUTPUT_NAMES if n in _children(module)), None) or _nested_output(module)
         # Queries split out of one fused projection are views that torch refuses to edit in place.
         analysis.split_qkv = _queries_split(type(module))
         analysis.premix_norm = _norm_after(module, "attention_interface(")
+        analysis.premix_product = _premix_product(type(module), analysis.o_proj)
         _attention_extras(analysis, module, [b.get_submodule(attn) for b in blocks if attn in _children(b)])
     analysis.latent = isinstance(getattr(config, "kv_lora_rank", None), int)
     if analysis.latent:
@@ -977,6 +1473,7 @@ def analyze(model_type: str) -> Analysis:
             analysis.own_sizes["intermediate_size"] = f"the feed-forward width, config.{analysis.width_key}"
     if embed:
         _embedding_edits(analysis, model.get_submodule(container) if container else model)
+    _handed_on(analysis, model.get_submodule(container) if container else model)
     if norm and container:
         inner = model.get_submodule(container)
         analysis.container_class = type(inner).__name__
@@ -989,5 +1486,5 @@ def analyze(model_type: str) -> Analysis:
                 f"the inner model calls its final norm {norm} {len(calls)} times ({where}): the draft reads "
                 "final_norm_output at the last call, while norm.output in a trace is the first call's"
             )
-    analysis.after_head = _head_ops(model, head)
+    analysis.before_head, analysis.after_head = _head_ops(model, head)
     return analysis

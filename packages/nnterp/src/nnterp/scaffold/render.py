@@ -126,11 +126,43 @@ def _sublayer_body(sub: Any, value: str, what: str) -> list[str]:
     )
 
 
-def _inside(sub: Any, value: str) -> list[str]:
-    """A contribution the sublayer adds to the residual inside its own forward: unavailable, with the reason."""
+def _inside(sub: Any, value: str, what: str) -> list[str]:
+    """A contribution the sublayer adds to the residual inside its own forward: read there, else unavailable."""
     if sub is None or not sub.adds_residual:
         return []
-    return [f"    {value} = unavailable(ADDS_RESIDUAL)", ""]
+    if sub.inside is None:
+        return [f"    {value} = unavailable(ADDS_RESIDUAL)", ""]
+    return [
+        f"    # The {what} adds the residual inside its own forward: the contribution is read there.",
+        f'    @EProperty("{sub.inside}", description="What the {what} adds to the residual stream, inside its forward", unavailable=always)',
+        f"    def {value}(self, value) -> Residual:",
+        "        return value",
+        "",
+    ]
+
+
+def _copied(sub: Any, value: str, what: str) -> list[str]:
+    """A contribution the block adds another tensor into in place: a copy of the sublayer's output, handed back on a write."""
+    if sub is None or not sub.added_into or sub.post_norm or sub.adds_residual:
+        return []
+    return [
+        f"    # The block adds into the {what}'s output in place ({sub.added_into!r}): the contribution is a copy.",
+        "    @EProperty(",
+        '        "output",',
+        f'        description="What the {what} adds to the residual stream (a copy: the block adds into it in place)",',
+        "    )",
+        f"    def {value}(self, value) -> Residual:",
+        "        return first_tensor(value).clone()",
+        "",
+        f"    @{value}.postprocess",
+        f"    def {value}(self, value):",
+        "        return rewrap(self, value)",
+        "",
+        f"    @{value}.transform",
+        f"    def {value}(self, value, raw):",
+        "        return value.clone()",
+        "",
+    ]
 
 
 def _base(sub: Any, plain: str, scaled: str) -> str:
@@ -151,6 +183,9 @@ def _mixture_body(a: Analysis) -> list[str]:
         lines.append(f"    INDICES = {m.indices}")
     if m.weights != 2:
         lines.append(f"    WEIGHTS = {m.weights}")
+    if m.scale:
+        lines.append(f'    SCALE = "{m.scale}"')
+        lines.append(f'    SCALED = "{m.scaled}"')
     if m.shared:
         lines.append(f'    SHARED = "{m.shared}"')
     if m.sourced:
@@ -188,10 +223,16 @@ def family_module(a: Analysis) -> str:
         dict.fromkeys(c for c in (body_class, a.block_class, a.attention_class, mlp_class, a.dense_mlp_class) if c)
     )
     layer_body, reasons = _layer_body(a)
-    attention_body = _sublayer_body(a.attention, "attention_output", "attention") + _inside(
-        a.attention, "attention_output"
+    attention_body = (
+        _sublayer_body(a.attention, "attention_output", "attention")
+        + _inside(a.attention, "attention_output", "attention")
+        + _copied(a.attention, "attention_output", "attention")
     )
-    mlp_body = _sublayer_body(a.mlp, "mlp_output", "MLP") + _inside(a.mlp, "mlp_output")
+    mlp_body = (
+        _sublayer_body(a.mlp, "mlp_output", "MLP")
+        + _inside(a.mlp, "mlp_output", "MLP")
+        + _copied(a.mlp, "mlp_output", "MLP")
+    )
     if a.interface_gap:
         attention_body += [
             "    def off_interface(self) -> str | None:",
@@ -215,7 +256,7 @@ def family_module(a: Analysis) -> str:
             "",
             *attention_body,
         ]
-    mixture_base = _base(a.mlp, "Moe", "ScaledMoe")
+    mixture_base = _base(a.mlp, "ScaledRoutedMoe" if a.mixture and a.mixture.scale else "Moe", "ScaledMoe")
     mlp_base = _base(a.mlp, "Mlp", "ScaledMlp")
     components = {"Layer", attention_base}
     if a.mixture:
@@ -237,6 +278,10 @@ def family_module(a: Analysis) -> str:
         components.add("scaled_output")
     if any("unavailable(" in line for line in body_lines):
         components.add("unavailable")
+    if any("unavailable=always" in line for line in body_lines):
+        components.add("always")
+    if any("first_tensor(" in line for line in body_lines):
+        components |= {"first_tensor", "rewrap"}
     if a.latent:
         components |= {"latent_head_dim", "latent_qk_head_dim"}
     components |= reasons
@@ -270,7 +315,7 @@ def family_module(a: Analysis) -> str:
         constants.append(
             f"SEVERAL_CALLS = {'the attention combines the outputs of several interface calls; ' + NOT_PLACED + ' one output per query head'!r}"
         )
-    if any(sub is not None and sub.adds_residual for sub in (a.attention, a.mlp)):
+    if any(sub is not None and sub.adds_residual and sub.inside is None for sub in (a.attention, a.mlp)):
         constants.append(
             f"ADDS_RESIDUAL = {'the sublayer adds the residual inside its own forward; ' + NOT_PLACED + ' the contribution there'!r}"
         )
@@ -349,8 +394,8 @@ def family_module(a: Analysis) -> str:
             "qk_head_dim = latent_qk_head_dim",
             "",
         ]
-    if a.after_head:
-        lines += ["", *_project_on_vocab(a.after_head)]
+    if a.after_head or a.before_head:
+        lines += ["", *_project_on_vocab(a.before_head, a.after_head)]
     envoys = [f"{a.container_class}: Body"] if a.norm_calls > 1 else []
     envoys.append(f"{a.block_class}: Layer")
     if a.attention_class:
@@ -379,6 +424,8 @@ def _quirks(a: Analysis) -> list[str]:
             found.append(f"The block scales the {what}'s output by `{sub.multiplier}` before adding it.")
     if a.premix_norm:
         found.append(f"`{a.premix_norm}` norms the head outputs before the output projection.")
+    elif a.premix_product:
+        found.append(f"The attention multiplies the head outputs before the output projection: `{a.premix_product}`.")
     if a.inline_mlp:
         flat = ", on the stream flat over tokens" if a.flat else ""
         found.append(
@@ -392,20 +439,28 @@ def _quirks(a: Analysis) -> list[str]:
     return found
 
 
-def _project_on_vocab(kind: str) -> list[str]:
-    if kind == "softcap":
-        what = "its final logit softcapping"
+def _project_on_vocab(before: str | None, after: str | None) -> list[str]:
+    """The draft's logit lens: the final norm, the scale the model applies to the head's input, the head, then `after`."""
+    normed = f"model.norm(hidden) {before}" if before else "model.norm(hidden)"
+    steps = ["the final norm"]
+    if before:
+        steps.append(f"the scale the model applies to the head's input ({before})")
+    steps.append("the head")
+    if after == "softcap":
+        steps.append("its final logit softcapping")
         body = [
             "    cap = model.config.final_logit_softcapping",
-            "    logits = model.lm_head(model.norm(hidden))",
+            f"    logits = model.lm_head({normed})",
             "    return logits if cap is None else (logits / cap).tanh() * cap",
         ]
     else:
-        what = f"the scale it applies ({kind})"
-        body = [f"    return model.lm_head(model.norm(hidden)) {kind}"]
+        if after:
+            steps.append(f"the scale it applies to the head's output ({after})")
+        body = [f"    return model.lm_head({normed}){' ' + after if after else ''}"]
+    what = ", ".join(steps[:-1]) + f", then {steps[-1]}"
     return [
         "def project_on_vocab(model, hidden):",
-        f'    """The final norm, the head, then what the model does after it: {what}."""',
+        f'    """The logit lens: {what}."""',
         *body,
         "",
     ]
@@ -453,15 +508,15 @@ def test_module(a: Analysis) -> str:
         expected.update({f"self_attn.{value}": NOT_PLACED for value in INTERIOR})
     elif a.interface_calls:
         expected["self_attn.attention_head_outputs"] = NOT_PLACED
-    if a.attention and a.attention.adds_residual:
+    if a.attention and a.attention.adds_residual and a.attention.inside is None:
         expected["self_attn.attention_output"] = NOT_PLACED
-    if a.mlp and a.mlp.adds_residual:
+    if a.mlp and a.mlp.adds_residual and a.mlp.inside is None:
         expected["mlp.mlp_output"] = NOT_PLACED
     quirks = [
         f"    ATTENTION_NORM = {attention_norm!r}",
         f"    MLP_NORM = {mlp_norm!r}",
     ]
-    if a.parallel and a.mlp and a.mlp.pre_norm is not None:
+    if a.mlp_norm_first:
         quirks.append("    MLP_NORM_BEFORE_ATTENTION = True")
     if a.split_qkv:
         quirks.append("    REFUSES_IN_PLACE_QKV = True")
@@ -476,6 +531,10 @@ def test_module(a: Analysis) -> str:
         quirks.append(f"    EXPECTED_UNAVAILABLE = {expected!r}")
     if a.latent:
         quirks.append('    REFUSES_IN_PLACE = ("attention_values",)')
+    if a.premix_product and not a.premix_norm:
+        quirks.append(
+            f"    PREMIX_IS_HEAD_OUTPUTS = False  # the attention multiplies the head outputs first: {a.premix_product}"
+        )
     if a.premix_norm:
         quirks.append(
             f"    PREMIX_IS_HEAD_OUTPUTS = False  # {a.premix_norm} norms the heads before the output projection"
