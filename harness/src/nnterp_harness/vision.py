@@ -151,7 +151,9 @@ def _pil_class(path: Path, name: str) -> Any:
 #: Wrappers whose image processor lives in another model's module.
 _PIL_MODULES = {
     "dots3_note": ("qwen2_vl",),
+    "exaone4_5": ("qwen2_vl",),
     "glm4v_moe": ("glm4v",),
+    "minimax_m3_vl": ("qwen2_vl",),
     "qwen2_5_vl": ("qwen2_vl",),
     "qwen3_5": ("qwen2_vl",),
     "qwen3_5_moe": ("qwen2_vl",),

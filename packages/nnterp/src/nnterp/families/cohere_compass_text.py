@@ -11,22 +11,70 @@ gives each block a sliding-window or a global attention, and
 `config.rope_parameters` holds one rotary setting per layer type: a type set to
 `None` runs without a position embedding. Every block calls the shared eager
 interface; there is no query/key norm.
+
+The `CohereCompassForConditionalGeneration` wrapper holds this text model under
+`model.language_model` and a Qwen3 ViT under `model.visual` (`vision`): packed
+patches, a learned position grid resampled to each image after `patch_embeddings`,
+a 2-D axial rotary, per-image attention (`PER_IMAGE`), no final norm, and its merger
+(`projector`) running inside it. DeepStack, as Qwen3-VL's: the tower blocks in
+`vision_config.deepstack_visual_indexes` feed mergers of their own, and the text
+model adds the k-th one's output to the image rows after text block k, so block
+k+1 receives `layers[k].deepstack_output` (see `nnterp.families.qwen3_vl_text`).
+A text-only load has no tap.
 """
 
 from transformers.models.cohere_compass.modeling_cohere_compass import (
     CohereCompassAttention,
     CohereCompassDecoderLayer,
     CohereCompassMLP,
+    CohereCompassModel,
+    CohereCompassTextModel,
+    CohereCompassVisionAttention,
+    CohereCompassVisionBlock,
+    CohereCompassVisionMLP,
+    CohereCompassVisionModel,
 )
 
-from nnterp.components import Attention, Mlp, ParallelLayer
-from nnterp.families.cohere import RENAME, project_on_vocab
+from nnterp.components import (
+    Attention,
+    ImageScatter,
+    Mlp,
+    ParallelLayer,
+    QwenVision,
+    QwenVisionAttention,
+    VisionLayer,
+    VisionMlp,
+)
+from nnterp.components.layer import Residual
+from nnterp.components.vision import QWEN3_TOWER_RENAME, WRAPPED_TEXT_RENAME
+from nnterp.families import cohere
+from nnterp.families.cohere import project_on_vocab
+from nnterp.families.qwen3_vl_text import DEEPSTACK_CALL, DeepstackEProperty, TextModel, no_deepstack
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "project_on_vocab"]
 
 
+RENAME = {
+    **cohere.RENAME,
+    # The image-text wrapper: the text model, the Qwen3 ViT, and its merger as projector.
+    **WRAPPED_TEXT_RENAME,
+    "model.visual": "vision",
+    "model.visual.merger": "projector",
+    **QWEN3_TOWER_RENAME,
+}
+
+
 class Layer(ParallelLayer):
-    """The parallel block, Cohere's; the parallel base holds."""
+    """The parallel block, Cohere's; the parallel base holds, plus the stream after its deepstack tap."""
+
+    @DeepstackEProperty(
+        f"../../source.{DEEPSTACK_CALL}.output",
+        description="The stream after this block with its tower tap added at the image rows, as the next block "
+        "receives it",
+        unavailable=no_deepstack,
+    )
+    def deepstack_output(self, value) -> Residual:
+        return value
 
 
 class Attention(Attention):
@@ -37,4 +85,14 @@ class Mlp(Mlp):
     """The gated MLP, Llama's; the base holds."""
 
 
-ENVOYS = {CohereCompassDecoderLayer: Layer, CohereCompassAttention: Attention, CohereCompassMLP: Mlp}
+ENVOYS = {
+    CohereCompassTextModel: TextModel,
+    CohereCompassDecoderLayer: Layer,
+    CohereCompassAttention: Attention,
+    CohereCompassMLP: Mlp,
+    CohereCompassVisionModel: QwenVision,
+    CohereCompassVisionBlock: VisionLayer,
+    CohereCompassVisionAttention: QwenVisionAttention,
+    CohereCompassVisionMLP: VisionMlp,
+    CohereCompassModel: ImageScatter,
+}
