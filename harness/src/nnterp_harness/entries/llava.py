@@ -22,6 +22,14 @@ CLIP_VISION: dict[str, Any] = {
 }
 #: The text model of the Vicuna-based wrappers: Llama's block, two layers, the wrapped vocabulary.
 LLAMA_TEXT: dict[str, Any] = {**QWEN2_TEXT, "model_type": "llama"}
+#: The text model of the Qwen3-based wrappers: Qwen3's block (per-head query/key norms), two layers.
+QWEN3_TEXT: dict[str, Any] = {**QWEN2_TEXT, "model_type": "qwen3", "head_dim": 16}
+#: The Pixtral tower shrunk as SigLIP's is: two blocks of width 32, 8-pixel patches, images up to 32 pixels.
+PIXTRAL_VISION: dict[str, Any] = {
+    "model_type": "pixtral",
+    **{key: value for key, value in SIGLIP_TOWER.items() if key != "vision_use_head"},
+    "head_dim": SIGLIP_TOWER["hidden_size"] // SIGLIP_TOWER["num_attention_heads"],
+}
 #: The image tokens of one SigLIP image: one per patch.
 SIGLIP_PATCHES = (SIGLIP_TOWER["image_size"] // SIGLIP_TOWER["patch_size"]) ** 2
 

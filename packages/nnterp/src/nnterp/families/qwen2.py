@@ -24,8 +24,28 @@ mlp(post_attention_layernorm(h))`, so `attention_output` and `mlp_output` are th
 scaled products. The wrapper drops the CLS row and pixel-shuffles the patch grid
 (`downsample_ratio` by side) before the projector, so `projector.input` is the
 shuffled grid, and scatters in `InternVLModel`.
+
+And of Ovis2 (`Ovis2ForConditionalGeneration`): its tower (`vision`, at
+`model.vision_tower`) runs a transformer of SigLIP's shape with RMS norms, a gated MLP
+and a final `rms_norm` (its `norm`) over the patches, whose output is `tower_output`.
+The tower then groups the normed patches `hidden_stride` by side and its visual head
+turns each group into probabilities over a visual vocabulary; that vocabulary's
+embedding table (`projector`, at `model.visual_embeddings_table`) takes them, padded
+with zeros for the visual indicators, as soft one-hot rows. The wrapper scatters in `Ovis2Model`, then
+writes the indicators' embeddings at their own tokens (`<IMG_START>`, `<IMG_END>`, ...),
+which are no image tokens.
+
+And of VideoLLaMA 3 (`VideoLlama3ForConditionalGeneration`): its SigLIP-named NaViT
+(`vision`, at `model.vision_model`) packs every image's patches into one row, embeds
+each patch alone (`[patches, width, 1, 1]`), turns its queries and keys by a 2-D rotary
+embedding and calls the attention once per image, so its pattern and scores are
+unavailable. After the final norm (`post_layernorm`, whose output is `tower_output`)
+it pools each image's grid by its merge size (one for images: no pooling); its MLP
+readout (`projector`, at `model.projector`) projects the patches to the text width and
+the wrapper scatters them in `VideoLlama3Model`.
 """
 
+from nnsight.intervention.interleaver import Mediator
 from transformers.models.internvl.modeling_internvl import (
     InternVLModel,
     InternVLVisionAttention,
@@ -36,6 +56,13 @@ from transformers.models.internvl.modeling_internvl import (
 from transformers.models.llava.modeling_llava import LlavaModel
 from transformers.models.llava_next.modeling_llava_next import LlavaNextModel
 from transformers.models.llava_onevision.modeling_llava_onevision import LlavaOnevisionModel
+from transformers.models.ovis2.modeling_ovis2 import (
+    Ovis2MLP,
+    Ovis2Model,
+    Ovis2VisionAttention,
+    Ovis2VisionEncoderLayer,
+    Ovis2VisionModel,
+)
 from transformers.models.qwen2.modeling_qwen2 import Qwen2Attention, Qwen2DecoderLayer, Qwen2MLP
 from transformers.models.siglip.modeling_siglip import (
     SiglipAttention,
@@ -43,10 +70,27 @@ from transformers.models.siglip.modeling_siglip import (
     SiglipMLP,
     SiglipVisionModel,
 )
+from transformers.models.video_llama_3.modeling_video_llama_3 import (
+    VideoLlama3Model,
+    VideoLlama3VisionAttention,
+    VideoLlama3VisionEncoderLayer,
+    VideoLlama3VisionMLP,
+    VideoLlama3VisionModel,
+)
 
-from nnterp.components import Attention, ImageScatter, Layer, Mlp, Vision, VisionAttention, VisionLayer, VisionMlp
+from nnterp.components import (
+    Attention,
+    EProperty,
+    ImageScatter,
+    Layer,
+    Mlp,
+    Vision,
+    VisionAttention,
+    VisionLayer,
+    VisionMlp,
+)
 from nnterp.components.scaled import scaled_output
-from nnterp.components.vision import SIGLIP_WRAPPER_RENAME
+from nnterp.components.vision import SIGLIP_WRAPPER_RENAME, Patches, PatchwiseVision, QwenVisionAttention, no_tower_run
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -61,6 +105,17 @@ RENAME = {
     "attention": "self_attn",
     "projection_layer": "o_proj",
     "layernorm": "norm",
+    # Ovis2's tower and its inner names.
+    "model.visual_embeddings_table": "projector",
+    "transformer.embeddings.patch_embedding": "patch_embed",
+    "transformer.encoder.layers": "layers",
+    "transformer.rms_norm": "norm",
+    "rms_norm1": "input_layernorm",
+    "rms_norm2": "post_attention_layernorm",
+    "ffn": "mlp",
+    # VideoLLaMA 3's tower and readout; its inner names are SigLIP's.
+    "model.vision_model": "vision",
+    "model.projector": "projector",
 }
 
 
@@ -112,6 +167,40 @@ class InternVisionMlp(VisionMlp):
     )
 
 
+class Ovis2Vision(Vision):
+    """Ovis2's tower: its transformer's output is the normed patches, before the visual head groups them."""
+
+    @EProperty(
+        "transformer.output",
+        description="The last block's stream after the tower's final norm, before the visual head",
+        unavailable=no_tower_run,
+    )
+    def tower_output(self, value) -> Patches:
+        return value.last_hidden_state
+
+    @tower_output.postprocess
+    def tower_output(self, value):
+        output = Mediator.value(f"{self.transformer.path}.output")
+        output["last_hidden_state"] = value.reshape(output.last_hidden_state.shape)
+        return output
+
+
+class VideoLlama3Vision(PatchwiseVision):
+    """VideoLLaMA 3's NaViT: `tower_output` is its final norm's output, before it pools each image's grid."""
+
+    @EProperty(
+        "norm.output",
+        description="The last block's stream after the tower's final norm, before the tower pools it",
+        unavailable=no_tower_run,
+    )
+    def tower_output(self, value) -> Patches:
+        return value.unsqueeze(0)
+
+    @tower_output.postprocess
+    def tower_output(self, value):
+        return value.squeeze(0)
+
+
 ENVOYS = {
     Qwen2DecoderLayer: Layer,
     Qwen2Attention: Attention,
@@ -128,4 +217,14 @@ ENVOYS = {
     InternVLVisionAttention: InternVisionAttention,
     InternVLVisionMLP: InternVisionMlp,
     InternVLModel: ImageScatter,
+    Ovis2VisionModel: Ovis2Vision,
+    Ovis2VisionEncoderLayer: VisionLayer,
+    Ovis2VisionAttention: VisionAttention,
+    Ovis2MLP: VisionMlp,
+    Ovis2Model: ImageScatter,
+    VideoLlama3VisionModel: VideoLlama3Vision,
+    VideoLlama3VisionEncoderLayer: VisionLayer,
+    VideoLlama3VisionAttention: QwenVisionAttention,
+    VideoLlama3VisionMLP: VisionMlp,
+    VideoLlama3Model: ImageScatter,
 }
