@@ -1,13 +1,18 @@
 """Inkling (`InklingForCausalLM`), end to end: a sliding block with the dense MLP, then a full block with a mixture."""
 
+import pytest
 import torch
 import torch.nn.functional as F
 
+from nnterp_harness.entries.inkling_text import embedding_norm_elsewhere
 from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run, scale_of
 
 FAMILY = family("inkling_text")
+
+if reason := embedding_norm_elsewhere():
+    pytest.skip(reason, allow_module_level=True)
 
 
 class TestInklingText(MixtureChecks, FamilySuite):

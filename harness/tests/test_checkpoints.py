@@ -24,6 +24,13 @@ PROBE = "The Eiffel Tower is in"
 
 TINY = sorted(checkpoints.ENTRIES)
 ALL = [*TINY, checkpoints.DEMO_NAME]
+
+
+def one_id(value):
+    """A token id, or the one id of a list (Phi-4-multimodal's config replaces an `eos_token_id` of 0 unless listed)."""
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
+
+
 #: Vision configs of an embedder with no blocks, in a tower's place.
 EMBEDDER_ONLY = ("gemma4_unified_vision",)
 
@@ -90,7 +97,9 @@ def test_tiny_config_shape(root: Path, name: str) -> None:
     text = config.get_text_config()
     tower = getattr(config, "vision_config", None)
     assert text.hidden_size <= 64
-    assert 2 <= text.num_hidden_layers <= 4
+    # LongCat-Flash counts its blocks in `num_layers`; 5.17 reads its `num_hidden_layers` as the default.
+    blocks = min(text.num_hidden_layers, getattr(text, "num_layers", None) or text.num_hidden_layers)
+    assert 2 <= blocks <= 4
     wrapper = tower is not None or checkpoints.ENTRIES[name].processor is not None  # Fuyu has no vision config
     assert text.vocab_size <= (WRAPPED_VOCAB_LIMIT if wrapper else VOCAB_SIZE)
     if tower is not None:
@@ -126,10 +135,10 @@ def test_tokenizer_matches_config(root: Path, name: str) -> None:
     for attr in ("bos_token_id", "eos_token_id", "pad_token_id", "unk_token_id"):
         assert getattr(tokenizer, attr) == SPECIAL_ID, attr
     for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
-        assert getattr(config.get_text_config(), attr) == SPECIAL_ID, attr
+        assert one_id(getattr(config.get_text_config(), attr)) == SPECIAL_ID, attr
     generation = json.loads((path / "generation_config.json").read_text())
     for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
-        assert generation[attr] == SPECIAL_ID, attr
+        assert one_id(generation[attr]) == SPECIAL_ID, attr
     ids = tokenizer(PROBE)["input_ids"]
     assert len(ids) <= 7
     assert SPECIAL_ID not in ids, "the tokenizer must not add special tokens"
@@ -169,6 +178,10 @@ def test_tokenizer_rebuilds_identically(root: Path) -> None:
 @pytest.mark.parametrize("name", TINY)
 def test_tiny_rebuild_matches_manifest(root: Path, name: str, tmp_path: Path) -> None:
     needs_release(name)
+    cannot_run = checkpoints.ENTRIES[name].cannot_run
+    reason = cannot_run() if cannot_run is not None else None
+    if reason:
+        pytest.skip(reason)
     manifest = json.loads((root / name / checkpoints.MANIFEST).read_text())
     path = checkpoints.build(name, tmp_path)
     # The weights and the tokenizer rebuild bit for bit on every release of the matrix; the

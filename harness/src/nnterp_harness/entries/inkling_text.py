@@ -32,4 +32,22 @@ INKLING_SHAPE = {
     "initializer_range": INIT_STD,
 }
 
-ENTRIES = (Entry("inkling_text", "inkling_text", INKLING_SHAPE),)
+def embedding_norm_elsewhere() -> str | None:
+    """Why this release loads the checkpoint without its embedding norm, or `None`.
+
+    transformers 5.17 holds Inkling's embedding norm on the model (`model.embed_norm`);
+    later releases hold it inside the embedding (`model.embed_tokens.embed_norm`), the
+    name the checkpoint carries, so 5.17's load leaves the norm at its initial ones.
+    """
+    import nnsight  # noqa: F401  - before any transformers modeling module
+    from transformers.models.inkling import modeling_inkling
+
+    if hasattr(modeling_inkling, "InklingNormedEmbedding"):
+        return None
+    return (
+        "this transformers release holds Inkling's embedding norm at model.embed_norm, where the checkpoint "
+        "(written by later releases) has model.embed_tokens.embed_norm: its load leaves the norm at its initial ones"
+    )
+
+
+ENTRIES = (Entry("inkling_text", "inkling_text", INKLING_SHAPE, cannot_run=embedding_norm_elsewhere),)
