@@ -164,6 +164,9 @@ def save_checkpoint(
     root.mkdir(parents=True, exist_ok=True)
     ids = special_token_ids()
     for key, value in ids.items():
+        # A config that lists the id keeps it listed (Phi-4-multimodal's replaces an unlisted eos id of 0).
+        if isinstance(getattr(model.config, key, None), list):
+            value = [value]
         setattr(model.config, key, value)
         setattr(model.generation_config, key, value)
     with tempfile.TemporaryDirectory(dir=root, prefix=f".{name}-") as tmp:

@@ -40,7 +40,9 @@ def _probe_inputs(model: Any, prompt: str) -> tuple[str, dict[str, Any]]:
         vision = model.vision
     except (AttributeError, Unavailable):
         return prompt, {}
-    if vision.no_images() is not None:
+    # A tower no family keys is a plain envoy: no image reaches a value of it.
+    no_images = getattr(vision, "no_images", None)
+    if no_images is None or no_images() is not None:
         return prompt, {}
     import numpy as np
     from PIL import Image

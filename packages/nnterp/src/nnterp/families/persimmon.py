@@ -8,6 +8,11 @@ embedding, and calls the shared eager interface; its output projection is `dense
 The MLP is `dense_h_to_4h`, `act` (squared ReLU by default), `dense_4h_to_h`, and
 its contribution is read after the block's `dropout`. The block adds `(x + attn) +
 mlp`, so the contribution identity holds bit for bit.
+
+Fuyu's wrapper (`FuyuForCausalLM`, under either task) holds this text model under
+`model.language_model`. It has no tower: its one image module, `vision_embed_tokens`,
+linearly projects each raw patch into the text stream, so no module is a tower apart
+from the projector and the wrapper has no `vision` or `projector`.
 """
 
 from transformers.models.persimmon.modeling_persimmon import (
@@ -22,6 +27,9 @@ RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.final_layernorm": "norm",
+    "model.language_model.embed_tokens": "embed_tokens",
+    "model.language_model.layers": "layers",
+    "model.language_model.final_layernorm": "norm",
     "self_attn.dense": "self_attn.o_proj",
     "dense_4h_to_h": "down_proj",
     "act": "act_fn",
