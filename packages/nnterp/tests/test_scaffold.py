@@ -216,11 +216,16 @@ def test_a_type_that_is_no_causal_lm_is_reported_not_raised(tmp_path):
 def test_the_survey_lists_uncovered_types_and_sums_up_reports(tmp_path):
     from nnterp.families import known
     from nnterp.scaffold import Report
-    from nnterp.scaffold.survey import summary, uncovered
+    from nnterp.scaffold.survey import summary, text_type, uncovered
 
     missing = uncovered()
     assert "llama" not in missing and not set(missing) & set(known())
     assert "rwkv" in missing or "rwkv" in known()
+    # A wrapper whose text model has a family is served by it, and is not listed.
+    wrapper = "qwen3_5"
+    if text_type(wrapper) in known():
+        assert wrapper not in missing
+    assert text_type("llama") is None
     reports = [
         Report("a", tmp_path, passed=40),
         Report("b", tmp_path, passed=30, failed=["test_contribution_identity"], needs_person=["line 3"]),

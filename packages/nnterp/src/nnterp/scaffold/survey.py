@@ -12,14 +12,37 @@ from pathlib import Path
 from . import Report, scaffold
 
 
+def text_type(model_type: str) -> str | None:
+    """The model type of `model_type`'s text config (a wrapper's text model), or `None` where it is its own."""
+    from transformers import AutoConfig
+
+    try:
+        text = AutoConfig.for_model(model_type).get_text_config()
+    except Exception:  # a config that cannot be built with its defaults names no text model
+        return None
+    inner = getattr(text, "model_type", None)
+    return inner if inner and inner != model_type else None
+
+
 def uncovered() -> list[str]:
-    """The causal-LM model types of the installed transformers that ship no family module."""
+    """The causal-LM model types of the installed transformers that no family serves.
+
+    A type is served by a family of its own name, or, for a wrapper, by the family of
+    its text config's model type (the one `StandardizedTransformer` picks).
+    """
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
 
     from nnterp.families import known
 
-    shipped = set(known())
-    return sorted(model_type for model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES if model_type not in shipped)
+    shipped = {name.replace("-", "_") for name in known()}
+
+    def served(model_type: str) -> bool:
+        if model_type.replace("-", "_") in shipped:
+            return True
+        inner = text_type(model_type)
+        return inner is not None and inner.replace("-", "_") in shipped
+
+    return sorted(model_type for model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES if not served(model_type))
 
 
 def _one(model_type: str, root: Path, run: bool) -> Report:
