@@ -154,6 +154,7 @@ _PIL_MODULES = {
     "exaone4_5": ("qwen2_vl",),
     "glm4v_moe": ("glm4v",),
     "minimax_m3_vl": ("qwen2_vl",),
+    "qianfan_ocr": ("got_ocr2",),
     "qwen2_5_vl": ("qwen2_vl",),
     "qwen3_5": ("qwen2_vl",),
     "qwen3_5_moe": ("qwen2_vl",),

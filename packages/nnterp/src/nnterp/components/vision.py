@@ -542,6 +542,26 @@ class PixtralVision(Vision):
         return as_patches(value)
 
 
+class PatchwiseVision(QwenVision):
+    """A packed tower that embeds each patch alone: its convolution's output is `[patches, width, 1, 1]`.
+
+    Every image's patches share one row, with no fixed resolution (PaddleOCR-VL's and
+    VideoLLaMA 3's NaViT); `patch_embeddings` is that row, `[1, patches, width]`.
+    """
+
+    @EProperty(
+        "patch_embed.output",
+        description="The patch embedding's output, every image's patches in one row",
+        unavailable=no_tower_run,
+    )
+    def patch_embeddings(self, value) -> Patches:
+        return value.flatten(1).unsqueeze(0)
+
+    @patch_embeddings.postprocess
+    def patch_embeddings(self, value):
+        return value.squeeze(0)[..., None, None]
+
+
 __all__ = [
     "NO_PROJECTOR",
     "PER_IMAGE",
@@ -550,6 +570,7 @@ __all__ = [
     "ImageScatter",
     "ImageTokenMask",
     "Patches",
+    "PatchwiseVision",
     "PixtralVision",
     "QwenVision",
     "QwenVisionAttention",

@@ -18,6 +18,9 @@ tower's normed output (`tower_output`) to `mm_tokens_per_image` rows per image,
 norms and projects them, and the wrapper scatters them in `Gemma3Model`. The
 wrapper returns the head's output without the softcap, so `project_on_vocab`
 softcaps on the causal LM only.
+
+ShieldGemma 2 (`shieldgemma2`) is served the same way: its image-text-to-text load
+builds this `Gemma3ForConditionalGeneration` from the ShieldGemma 2 checkpoint.
 """
 
 import torch

@@ -13,6 +13,14 @@ patches into one row, `[1, patches, vision_hidden_size]`, with no final norm, an
 projector (`projector`, at `model.vision_projection`) that norms the last block's
 stream, merges each 2x2 group of patches, and projects it; the wrapper scatters in
 `LightOnOcrModel`.
+
+And of Qianfan-OCR (`QianfanOCRForConditionalGeneration`), InternVL's line: an InternViT
+tower (`vision`, at `model.vision_tower`) with a CLS token first on the patch axis and
+each sublayer's output scaled per channel before the add (`lambda_1`, `lambda_2`, as
+InternVL's on Qwen2), its final `layernorm` the tower's `norm`; the wrapper drops the
+CLS row, pixel-shuffles the patch grid (`downsample_ratio` by side) before the
+projector (`projector`, at `model.multi_modal_projector`), and scatters in
+`QianfanOCRModel`.
 """
 
 from transformers.models.lighton_ocr.modeling_lighton_ocr import LightOnOcrModel
@@ -21,6 +29,13 @@ from transformers.models.pixtral.modeling_pixtral import (
     PixtralAttentionLayer,
     PixtralMLP,
     PixtralVisionModel,
+)
+from transformers.models.qianfan_ocr.modeling_qianfan_ocr import (
+    QianfanOCRModel,
+    QianfanOCRVisionAttention,
+    QianfanOCRVisionLayer,
+    QianfanOCRVisionMLP,
+    QianfanOCRVisionModel,
 )
 from transformers.models.qwen3.modeling_qwen3 import Qwen3Attention, Qwen3DecoderLayer, Qwen3MLP
 
@@ -35,6 +50,7 @@ from nnterp.components import (
     VisionMlp,
 )
 from nnterp.components.vision import PIXTRAL_TOWER_RENAME, WRAPPED_TEXT_RENAME
+from nnterp.families.qwen2 import InternVision, InternVisionAttention, InternVisionMlp
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -44,6 +60,16 @@ RENAME = {
     "model.vision_encoder": "vision",
     "model.vision_projection": "projector",
     **PIXTRAL_TOWER_RENAME,
+    # Qianfan-OCR's InternViT and projector, its inner names keyed relative to the tower.
+    "model.vision_tower": "vision",
+    "model.multi_modal_projector": "projector",
+    "embeddings.patch_embeddings": "patch_embed",
+    "layernorm_before": "input_layernorm",
+    "layernorm_after": "post_attention_layernorm",
+    "projection_layer": "o_proj",
+    "fc2": "down_proj",
+    "activation_fn": "act_fn",
+    "layernorm": "norm",
 }
 
 
@@ -68,4 +94,9 @@ ENVOYS = {
     PixtralAttention: VisionAttention,
     PixtralMLP: VisionMlp,
     LightOnOcrModel: ImageScatter,
+    QianfanOCRVisionModel: InternVision,
+    QianfanOCRVisionLayer: VisionLayer,
+    QianfanOCRVisionAttention: InternVisionAttention,
+    QianfanOCRVisionMLP: InternVisionMlp,
+    QianfanOCRModel: ImageScatter,
 }
