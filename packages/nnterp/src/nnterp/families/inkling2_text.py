@@ -84,6 +84,10 @@ def _kept_stream(self) -> Residual:
 class Layer(Layer):
     """Inkling 2's block: attention-residual mixes before both sublayers, a stream restarted where a group opens."""
 
+    # `layer_mid` is read inside the block's forward; instrumented at build, a first read after
+    # another of the block's values still finds the call ahead.
+    sourced = True
+
     layer_mid = DerivedEProperty(
         _kept_stream,
         description="The residual stream after the attention add, which the block adds to the MLP's contribution; "
