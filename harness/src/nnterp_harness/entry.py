@@ -63,6 +63,29 @@ GROUPED_TOP_K_SHAPE: dict[str, Any] = {
 }
 
 
+
+def redraw_by_name(model: Any, legacy: dict[str, str] | None = None) -> None:
+    """Draw every parameter again, by sorted name, from one generator: the same weights on every release.
+
+    For an `Entry.prepare` where releases build or initialise the modules in another
+    order, which shifts the shared random stream. A norm weight is drawn near one,
+    everything else at `INIT_STD`. `legacy` maps a name's ending to the one an older
+    release uses, so that both sort alike.
+    """
+    import torch
+
+    generator = torch.Generator().manual_seed(0)
+    params = {}
+    for name, param in model.named_parameters():
+        for new, old in (legacy or {}).items():
+            if name.endswith(new):
+                name = name[: -len(new)] + old
+        params[name] = param
+    for name in sorted(params):
+        param = params[name]
+        noise = torch.randn(param.shape, generator=generator, dtype=param.dtype)
+        param.copy_(1 + 0.1 * noise if name.endswith("norm.weight") else INIT_STD * noise)
+
 @dataclass(frozen=True)
 class Entry:
     """One tiny checkpoint.

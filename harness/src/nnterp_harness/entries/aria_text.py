@@ -1,6 +1,5 @@
-import torch
 
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import INIT_STD, MAX_POSITIONS, Entry, redraw_by_name
 
 #: The routed experts' parameters as transformers 5.20 on names them, to the names 5.17 (and every checkpoint) uses.
 LEGACY_EXPERTS = {"experts.gate_up_proj": "experts.fc1.weight", "experts.down_proj": "experts.fc2.weight"}
@@ -24,24 +23,9 @@ def routing_unsupported() -> str | None:
 
 
 def redraw(model) -> None:
-    """Draw every parameter again, by sorted checkpoint name, from a generator of its own.
-
-    transformers 5.17 builds the routed experts as two grouped linear modules and
-    initializes in another order than the router-and-experts mixture of later
-    releases, so the shared random init differs; drawn here, the weights rebuild bit
-    for bit on every release.
-    """
-    generator = torch.Generator().manual_seed(0)
-    params = {}
-    for name, param in model.named_parameters():
-        for new, legacy in LEGACY_EXPERTS.items():
-            if name.endswith(new):
-                name = name[: -len(new)] + legacy
-        params[name] = param
-    for name in sorted(params):
-        param = params[name]
-        noise = torch.randn(param.shape, generator=generator, dtype=param.dtype)
-        param.copy_(1 + 0.1 * noise if name.endswith("norm.weight") else INIT_STD * noise)
+    """Draw the weights by sorted name, with 5.17's expert names: that release builds the routed experts as
+    two grouped linear modules and initializes in another order than later releases."""
+    redraw_by_name(model, LEGACY_EXPERTS)
 
 
 ENTRIES = (

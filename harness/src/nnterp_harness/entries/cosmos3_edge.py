@@ -1,4 +1,4 @@
-from ..entry import GROUPED_LLAMA_SHAPE, Entry
+from ..entry import GROUPED_LLAMA_SHAPE, Entry, redraw_by_name
 from ..tokenizer import special_token_ids
 from ..vision import SIGLIP_TOWER, WRAPPED_VOCAB, ProcessorParts, chat_template, image_token_id, with_image_tokens
 
@@ -52,5 +52,7 @@ ENTRIES = (
         },
         auto_class="AutoModelForImageTextToText",
         processor=_processor,
+        # 5.17 initialises the projector and the text model in another order.
+        prepare=redraw_by_name,
     ),
 )
