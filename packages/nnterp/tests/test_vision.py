@@ -108,3 +108,35 @@ def test_a_family_without_a_projector_serves_no_image(path):
     with pytest.raises(Unavailable, match="projector"):
         with model.trace(prompt(model), images=[picture(0)]):
             model.vision.image_features.save()
+
+
+def _sourced(module):
+    from nnsight.intervention.source import STATE
+
+    state = module.__dict__.get(STATE)
+    return state is not None and state.sourced
+
+
+@pytest.mark.parametrize("projector", [True, False])
+def test_a_root_scatter_instruments_the_roots_forward_at_build_and_dispatch(path, projector):
+    from nnterp.families import qwen2
+
+    class Family:
+        RENAME = {key: value for key, value in qwen2.RENAME.items() if projector or value != "projector"}
+        ENVOYS = qwen2.ENVOYS
+        ROOT_SCATTER = True
+
+    model = StandardizedTransformer(path("llava"), family=Family, task="image-text-to-text")
+    assert _sourced(model._module) is projector
+    meta = model._module
+    model.dispatch()
+    assert model._module is not meta
+    assert _sourced(model._module) is projector
+    assert scatter_host(model) == ("", model)
+    assert scatter_call(model) == ("source.inputs_embeds_masked_scatter_0", 1)
+
+
+def test_a_child_scatter_leaves_the_roots_forward_plain(path):
+    model = StandardizedTransformer(path("llava"), task="image-text-to-text", dispatch=True)
+    assert not _sourced(model._module)
+    assert _sourced(model.model._module)

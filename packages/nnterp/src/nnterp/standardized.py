@@ -49,7 +49,16 @@ NextTokenProbs = named_layout("NextTokenProbs", Float[Tensor, f"{BATCH} {VOCAB}"
 # Token ids, or the attention mask over them.
 Tokens = named_layout("Tokens", Int[Tensor, f"{BATCH} {SEQ}"])
 
-SIZES = ("num_layers", "hidden_size", "vocab_size", "num_heads", "num_kv_heads", "head_dim", "qk_head_dim", "intermediate_size")
+SIZES = (
+    "num_layers",
+    "hidden_size",
+    "vocab_size",
+    "num_heads",
+    "num_kv_heads",
+    "head_dim",
+    "qk_head_dim",
+    "intermediate_size",
+)
 
 
 class _FromLogits(DerivedEProperty):
@@ -329,7 +338,9 @@ class Standardized:
                 "index a row first, e.g. probs[0]"
             )
         if not _is_index(k) or not 1 <= k <= probs.shape[-1]:
-            raise ValueError(f"probs_to_dict(k={k!r}): k is an int from 1 to the distribution's size, {probs.shape[-1]}")
+            raise ValueError(
+                f"probs_to_dict(k={k!r}): k is an int from 1 to the distribution's size, {probs.shape[-1]}"
+            )
         top = probs.detach().float().topk(k)
         ids = top.indices.tolist()
         texts = [self.tokenizer.decode([token]) for token in ids]
@@ -388,7 +399,9 @@ def _check_positions(select: Any, size: int, what: str) -> None:
         if not _is_index(item):
             raise TypeError(f"{what} holds {item!r}: pass ints, a list of ints, or a slice")
         if not -size <= item < size:
-            raise IndexError(f"{what}={select!r} is out of range for an axis of size {size}: pass {-size} to {size - 1}")
+            raise IndexError(
+                f"{what}={select!r} is out of range for an axis of size {size}: pass {-size} to {size - 1}"
+            )
 
 
 def _selector(select: Any) -> Any:
@@ -431,7 +444,7 @@ def _model_type(config: Any, source: Any = None) -> str:
     model_type = getattr(config, "model_type", None)
     if not model_type:
         raise ValueError(
-            f"the config of {_label(source)} has no model_type, which picks the family; add \"model_type\": \"<type>\" "
+            f'the config of {_label(source)} has no model_type, which picks the family; add "model_type": "<type>" '
             "to its config.json, or pass family= (e.g. family=nnterp.families.llama)"
         )
     return model_type
@@ -660,6 +673,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
         super().__init__(repo_id, rename=merged_rename, envoys=merged_envoys, **kwargs)
         _check_block_list(self)
         _check_rename_keys(self, rename)
+        self._source_root_scatter()
         if family is default_family:
             default_family.check(self)
 
@@ -670,6 +684,21 @@ class StandardizedTransformer(Standardized, TransformersModel):
         return super()._batch_size(*inputs, **kwargs)
 
     # -- loading ----------------------------------------------------------------
+
+    def _update(self, module: Any) -> None:
+        super()._update(module)
+        # The real weights arrive with the plain forward; the root scatter's is instrumented again.
+        self._source_root_scatter()
+
+    def _source_root_scatter(self) -> None:
+        """Instrument the root's own forward where the wrapper scatters the image in it.
+
+        Done when the family sets `ROOT_SCATTER` and the load has a `projector`: the
+        tower runs inside the root's forward, so a drill on first read, after a tower
+        value, would ask for a location the model has passed.
+        """
+        if getattr(self.family, "ROOT_SCATTER", False) and "projector" in self._aliases:
+            self.source  # noqa: B018 - building the Source instruments the forward
 
     def _configure_tokenizer(self) -> None:
         super()._configure_tokenizer()
@@ -781,7 +810,9 @@ class StandardizedTransformer(Standardized, TransformersModel):
 
     @input_size.postprocess
     def input_size(self, value):
-        raise AttributeError("input_size is the shape of input_ids and cannot be assigned; assign model.input_ids instead")
+        raise AttributeError(
+            "input_size is the shape of input_ids and cannot be assigned; assign model.input_ids instead"
+        )
 
     @_FamilyValue("embed_tokens.output", description="The embedding module's output")
     def token_embeddings(self, value) -> Residual:
