@@ -814,6 +814,11 @@ def render(data: dict[str, Any]) -> str:
             if block["order_error"]:
                 lines += [f"`model.order({block['index']})` fails: {_cell(block['order_error'])}", ""]
                 continue
+            if not block["order"]:
+                # A block that serves nothing on this load (Mllama's cross-attention block on text) has no order.
+                reasons = sorted({row["reason"] for row in block["values"] if row["reason"]})
+                lines += [f"Block {block['index']} serves no value on this load: {_cell('; '.join(reasons))}", ""]
+                continue
             ranks: dict[int, list[str]] = {}
             for name, rank in block["order"].items():
                 ranks.setdefault(rank, []).append(name)
