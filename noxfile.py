@@ -89,8 +89,17 @@ def vllm(session: nox.Session) -> None:
     plain = {key: value for key, value in ENV.items() if key != "OMP_NUM_THREADS"}
     env = {**plain, "VLLM_ENABLE_V1_MULTIPROCESSING": "0", "VLLM_CPU_OMP_THREADS_BIND": "auto"}
     session.run(
-        "python", "-m", "pytest", "packages/nnterp-vllm/tests", "-q", "-p", "no:cacheprovider", "--rootdir", ".",
-        *session.posargs, env=env,
+        "python",
+        "-m",
+        "pytest",
+        "packages/nnterp-vllm/tests",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        ".",
+        *session.posargs,
+        env=env,
     )
 
 
@@ -103,9 +112,10 @@ def demo(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff over the packages, the harness and this file."""
+    """ruff over the packages, the harness, the benchmarks and this file: the lint rules and the formatting."""
     session.install("ruff")
     session.run("ruff", "check", "packages", "harness", "noxfile.py", "benchmarks")
+    session.run("ruff", "format", "--check", "packages", "harness", "noxfile.py", "benchmarks")
 
 
 #: The site's build and test tools (the encyclopedia's pages also need the stack: they load the tiny checkpoints).
@@ -127,7 +137,9 @@ def build_site(session: nox.Session) -> str:
     # Editable, as the site tells readers to install it: the pages find the tiny checkpoints from anywhere.
     session.install("-e", "./packages/nnterp", *SITE_TOOLS)
     out = os.path.abspath(os.path.join(session.create_tmp(), "site"))  # mkdocs reads -d from the config's folder
-    session.run("mkdocs", "build", "--strict", "-f", "site/mkdocs.yml", "-d", out, env={**ENV, "NO_MKDOCS_2_WARNING": "1"})
+    session.run(
+        "mkdocs", "build", "--strict", "-f", "site/mkdocs.yml", "-d", out, env={**ENV, "NO_MKDOCS_2_WARNING": "1"}
+    )
     return out
 
 
@@ -153,7 +165,19 @@ def site(session: nox.Session) -> None:
     ensure_chromium(session)
     out = build_site(session)
     env = {**ENV, "NNTERP_SITE_DIR": out}  # the encyclopedia screenshot lands in site/artifacts/
-    session.run("python", "-m", "pytest", "site/tests", "-q", "-p", "no:cacheprovider", "--rootdir", "site", *session.posargs, env=env)
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "site/tests",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        "site",
+        *session.posargs,
+        env=env,
+    )
 
 
 @nox.session

@@ -79,7 +79,10 @@ def soak(name: str, traces: int) -> dict:
             model.layers[0].layer_output.save()
 
     reference = plain()
-    failures = {"Unavailable": (traces // 2, unavailable, Unavailable), "OutOfOrderError": (traces // 2 + 1, out_of_order, OutOfOrderError)}
+    failures = {
+        "Unavailable": (traces // 2, unavailable, Unavailable),
+        "OutOfOrderError": (traces // 2 + 1, out_of_order, OutOfOrderError),
+    }
     samples = [resident_mib()]
     recovered = {}
     start = time.perf_counter()

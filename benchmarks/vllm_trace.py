@@ -116,8 +116,10 @@ def main() -> None:
         "repeat": args.repeat,
         "machine": platform.platform(),
     }
-    print(f"trace: every layer_output and the logits  nnterp {ours:.1f} ms  raw {theirs:.1f} ms  "
-          f"ratio {ours / theirs:.3f} (target <= {TARGET})")
+    print(
+        f"trace: every layer_output and the logits  nnterp {ours:.1f} ms  raw {theirs:.1f} ms  "
+        f"ratio {ours / theirs:.3f} (target <= {TARGET})"
+    )
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 

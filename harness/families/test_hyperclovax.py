@@ -16,7 +16,12 @@ class TestHyperCLOVAX(FamilySuite):
     def test_the_contributions_are_the_scaled_post_norms(self, model):
         def body(m):
             block = m.layers[0]
-            return block.post_norm1.output, block.self_attn.attention_output, block.post_norm2.output, block.mlp.mlp_output
+            return (
+                block.post_norm1.output,
+                block.self_attn.attention_output,
+                block.post_norm2.output,
+                block.mlp.mlp_output,
+            )
 
         attn_norm, attn, mlp_norm, mlp = run(model, body)
         multiplier = model.config.residual_multiplier

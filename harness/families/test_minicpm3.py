@@ -31,5 +31,7 @@ class TestMiniCPM3(FamilySuite):
         attn = model.layers[0].self_attn
         assert (attn.head_dim, attn.qk_head_dim, attn.num_kv_heads) == (24, 16, 4)
         assert (model.head_dim, model.qk_head_dim) == (24, 16)
-        queries, values = run(model, lambda m: (m.layers[0].self_attn.attention_queries, m.layers[0].self_attn.attention_values))
+        queries, values = run(
+            model, lambda m: (m.layers[0].self_attn.attention_queries, m.layers[0].self_attn.attention_values)
+        )
         assert queries.shape[-1] == 16 and values.shape[-1] == 24

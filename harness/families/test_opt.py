@@ -10,7 +10,9 @@ from nnterp_harness.suite import FamilySuite, rows
 class TestOPT(FamilySuite):
     CHECKPOINT = "opt"
     FAMILY = opt
-    NATIVE = rows("model.decoder", "layers", "embed_tokens", "final_layer_norm", ln1="self_attn_layer_norm", ln2=None, mlp=None)
+    NATIVE = rows(
+        "model.decoder", "layers", "embed_tokens", "final_layer_norm", ln1="self_attn_layer_norm", ln2=None, mlp=None
+    )
     EXPECTED_UNAVAILABLE = {"mlp_input": "no mlp module"}
     MLP_NORM = "final_layer_norm"
     MLP_WIDTH_KEY = "ffn_dim"

@@ -11,7 +11,9 @@ FAMILY = family("xglm")
 class TestXGLM(FamilySuite):
     CHECKPOINT = "xglm"
     FAMILY = FAMILY
-    NATIVE = rows("model", "layers", "embed_tokens", "layer_norm", ln1="self_attn_layer_norm", ln2="final_layer_norm", mlp=None)
+    NATIVE = rows(
+        "model", "layers", "embed_tokens", "layer_norm", ln1="self_attn_layer_norm", ln2="final_layer_norm", mlp=None
+    )
     EXPECTED_UNAVAILABLE = {"mlp_input": "no mlp module"}
     MLP_WIDTH_KEY = "ffn_dim"
 

@@ -63,7 +63,6 @@ GROUPED_TOP_K_SHAPE: dict[str, Any] = {
 }
 
 
-
 def redraw_by_name(model: Any, legacy: dict[str, str] | None = None) -> None:
     """Draw every parameter again, by sorted name, from one generator: the same weights on every release.
 
@@ -85,6 +84,7 @@ def redraw_by_name(model: Any, legacy: dict[str, str] | None = None) -> None:
         param = params[name]
         noise = torch.randn(param.shape, generator=generator, dtype=param.dtype)
         param.copy_(1 + 0.1 * noise if name.endswith("norm.weight") else INIT_STD * noise)
+
 
 @dataclass(frozen=True)
 class Entry:

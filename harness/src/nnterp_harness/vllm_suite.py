@@ -273,7 +273,9 @@ class VLLMSuite:
 
     # -- the same values on both engines ----------------------------------------------------
 
-    def test_block_values_agree_with_transformers(self, engine: Any, hf: StandardizedTransformer, served: list[str]) -> None:
+    def test_block_values_agree_with_transformers(
+        self, engine: Any, hf: StandardizedTransformer, served: list[str]
+    ) -> None:
         hf_support = hf.support(layer=0)
         problems = []
         for name in served:
@@ -348,7 +350,9 @@ class VLLMSuite:
         assert gap(edited, clean) > 1e-3
         assert gap(edited, hf_edited) <= self.tolerance("logits")
 
-    def test_an_in_place_edit_moves_the_logits_as_on_transformers(self, engine: Any, hf: StandardizedTransformer) -> None:
+    def test_an_in_place_edit_moves_the_logits_as_on_transformers(
+        self, engine: Any, hf: StandardizedTransformer
+    ) -> None:
         with engine.trace(PROMPT, temperature=0.0, max_tokens=1):
             clean = engine.logits.save()
         with engine.trace(PROMPT, temperature=0.0, max_tokens=1):
@@ -405,7 +409,10 @@ class VLLMSuite:
         assert str(error.value).splitlines()[0] == "AttributeError: attention_probabilities is derived and read-only"
 
     def test_order_is_refused(self, engine: Any) -> None:
-        with pytest.raises(NotImplementedError, match="^model.order is not supported on the vllm engine; it is measured on a StandardizedTransformer$"):
+        with pytest.raises(
+            NotImplementedError,
+            match="^model.order is not supported on the vllm engine; it is measured on a StandardizedTransformer$",
+        ):
             engine.order(0)
 
     def test_the_lens_of_the_last_block_is_the_logits(self, engine: Any) -> None:

@@ -42,13 +42,16 @@ def test_the_families_import_under_nnterp():
     assert shipped == sorted(shipped)
 
 
-BLOCK_VLLM_LOAD = BLOCK_VLLM.replace("print(nnterp_vllm.__version__)", """
+BLOCK_VLLM_LOAD = BLOCK_VLLM.replace(
+    "print(nnterp_vllm.__version__)",
+    """
 import nnterp
 try:
     nnterp.StandardizedVLLM
 except ImportError as error:
     print(error)
-""")
+""",
+)
 
 
 def test_the_engine_names_what_is_missing_without_vllm():

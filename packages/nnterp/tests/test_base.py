@@ -17,11 +17,20 @@ def entropy(attn) -> Pattern:
 
 
 class Probe(gpt2.Attention):
-    @EProperty("source.attention_interface_1.inputs", select=4, description="The mask the interface is called with", unavailable=interface_reason)
+    @EProperty(
+        "source.attention_interface_1.inputs",
+        select=4,
+        description="The mask the interface is called with",
+        unavailable=interface_reason,
+    )
     def mask(self, value) -> Pattern:
         return value
 
-    @EProperty("source.attention_interface_1.source.torch_matmul_0.output", description="Raw scores before the scaling", unavailable=interface_reason)
+    @EProperty(
+        "source.attention_interface_1.source.torch_matmul_0.output",
+        description="Raw scores before the scaling",
+        unavailable=interface_reason,
+    )
     def raw_scores(self, value) -> Pattern:
         return value
 
@@ -33,7 +42,11 @@ class Probe(gpt2.Attention):
     def from_root(self, value) -> Residual:
         return value
 
-    @EProperty("source.attention_interface_1.source.no_such_op_0.output", description="A path this run lacks", unavailable=interface_reason)
+    @EProperty(
+        "source.attention_interface_1.source.no_such_op_0.output",
+        description="A path this run lacks",
+        unavailable=interface_reason,
+    )
     def broken(self, value):
         return value
 
@@ -49,7 +62,9 @@ class Probe(gpt2.Attention):
 def probe(path):
     from transformers.models.gpt2.modeling_gpt2 import GPT2Attention
 
-    return StandardizedTransformer(path("gpt2"), dispatch=True, attn_implementation="eager", envoys={GPT2Attention: Probe})
+    return StandardizedTransformer(
+        path("gpt2"), dispatch=True, attn_implementation="eager", envoys={GPT2Attention: Probe}
+    )
 
 
 def test_layouts_are_read_off_the_annotation():
@@ -59,7 +74,10 @@ def test_layouts_are_read_off_the_annotation():
     assert Attention.attention_keys.layout is Keys
     assert gpt2.Attention.attention_keys.layout is Keys
     assert opt.Layer.layer_mid.dims == ("tokens", "hidden_size")
-    assert str(Attention.attention_queries) == "(attention_queries) -> Queries [batch num_heads seq qk_head_dim]: The queries entering attention"
+    assert (
+        str(Attention.attention_queries)
+        == "(attention_queries) -> Queries [batch num_heads seq qk_head_dim]: The queries entering attention"
+    )
     assert StandardizedTransformer.input_size.layout is None
 
 
@@ -108,7 +126,9 @@ def test_a_marker_is_listed_and_raises_before_the_model_runs(probe):
     attn = probe.layers[0].self_attn
     assert attn.support()["attention_head_outputs"] == "dropped on purpose for this test"
     assert "(attention_head_outputs): Unavailable: dropped on purpose for this test" in repr(attn)
-    with pytest.raises(nnterp.Unavailable, match=r"model.transformer.h.0.attn.attention_head_outputs is not available: dropped"):
+    with pytest.raises(
+        nnterp.Unavailable, match=r"model.transformer.h.0.attn.attention_head_outputs is not available: dropped"
+    ):
         with probe.trace(PROMPT):
             attn.attention_head_outputs.save()
     with pytest.raises(nnterp.Unavailable):
@@ -120,7 +140,10 @@ def test_a_marker_is_listed_and_raises_before_the_model_runs(probe):
 def test_a_missing_operation_names_the_value_and_the_path(probe):
     from nnsight.intervention.source import SourceNotAvailable
 
-    with pytest.raises(SourceNotAvailable, match=r"model.transformer.h.0.attn.broken reads 'source.attention_interface_1.source.no_such_op_0.output', which this run does not have.*available: .*torch_matmul_0"):
+    with pytest.raises(
+        SourceNotAvailable,
+        match=r"model.transformer.h.0.attn.broken reads 'source.attention_interface_1.source.no_such_op_0.output', which this run does not have.*available: .*torch_matmul_0",
+    ):
         with probe.trace(PROMPT):
             probe.layers[0].self_attn.broken.save()
 
@@ -133,7 +156,9 @@ def test_a_derived_value_is_read_only(probe):
 
 def test_a_predicate_raising_attribute_error_becomes_a_runtime_error():
     class Broken(gpt2.Attention):
-        @EProperty("output", description="A value with a buggy check", unavailable=lambda envoy: envoy.no_such_thing_here)
+        @EProperty(
+            "output", description="A value with a buggy check", unavailable=lambda envoy: envoy.no_such_thing_here
+        )
         def buggy(self, value) -> Residual:
             return value
 
@@ -169,7 +194,9 @@ def test_axis_size_resolves_up_the_tree(gpt2):
     assert axis_size(attn, "head_dim") == gpt2.head_dim
     assert axis_size(gpt2.layers[0], "hidden_size") == gpt2.hidden_size
     assert axis_size(gpt2, "vocab_size") == gpt2.vocab_size
-    with pytest.raises(ValueError, match="axis 'key' of a value on model.transformer.h.0.attn is not a fact about the model"):
+    with pytest.raises(
+        ValueError, match="axis 'key' of a value on model.transformer.h.0.attn is not a fact about the model"
+    ):
         axis_size(attn, "key")
 
 

@@ -42,7 +42,12 @@ def test_inspect_a_type_the_default_cannot_standardize(tmp_path, path):
     torch.manual_seed(0)
     # BERT as a decoder: a causal-LM type with no family, whose layout no default spelling names.
     config = AutoConfig.for_model(
-        "bert", vocab_size=1024, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+        "bert",
+        vocab_size=1024,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
         is_decoder=True,
     )
     AutoModelForCausalLM.from_config(config).save_pretrained(tmp_path)

@@ -18,7 +18,11 @@ PAGE = ROOT / "site" / "docs" / "families.md"
 
 def test_the_record_covers_exactly_the_matrix_of_the_noxfile():
     tree = ast.parse((ROOT / "noxfile.py").read_text())
-    assigned = [node for node in tree.body if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "TRANSFORMERS"]
+    assigned = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "TRANSFORMERS"
+    ]
     assert tuple(ast.literal_eval(assigned[0].value)) == matrix.MATRIX
     assert tuple(coverage.matrix_releases()) == matrix.MATRIX
 
@@ -49,7 +53,9 @@ def test_the_families_page_is_the_generated_table():
         missing = sorted(set(shipped) - set(families.known()))
         pytest.skip(f"this transformers release lacks {missing}: the page is checked where every family imports")
     expected = coverage.markdown(coverage.rows())
-    assert PAGE.read_text(encoding="utf-8") == expected, "regenerate: python -m nnterp families --markdown > site/docs/families.md"
+    assert PAGE.read_text(encoding="utf-8") == expected, (
+        "regenerate: python -m nnterp families --markdown > site/docs/families.md"
+    )
 
 
 def test_the_families_command_prints_one_block_per_family():

@@ -356,7 +356,9 @@ def test_helper_token_position_out_of_range(left):
 
 
 def test_helper_padding_side_contradicts_a_positive_index(left):
-    with pytest.raises(ValueError, match="a positive token index needs right padding, and the tokenizer pads 'left'") as caught:
+    with pytest.raises(
+        ValueError, match="a positive token index needs right padding, and the tokenizer pads 'left'"
+    ) as caught:
         get_token_activations(left, ["a b", "c"], idx=2)
     assert any("padding_side': 'right'" in note for note in getattr(caught.value, "__notes__", []))
 
@@ -438,10 +440,16 @@ def test_every_value_refuses_a_write_of_the_wrong_shape(path, name):
     from nnterp.standardized import _root_values
 
     model = StandardizedTransformer(path(name), dispatch=True, attn_implementation="eager")
-    targets = [(host, key.rsplit(".", 1)[-1]) for key, host, attr in block_values(model.layers[1])
-               if attr.reason(host) is None and not isinstance(attr, DerivedEProperty)]
-    targets += [(model, key) for key, attr in _root_values(type(model)).items()
-                if not isinstance(attr, DerivedEProperty) and key != "input_size"]
+    targets = [
+        (host, key.rsplit(".", 1)[-1])
+        for key, host, attr in block_values(model.layers[1])
+        if attr.reason(host) is None and not isinstance(attr, DerivedEProperty)
+    ]
+    targets += [
+        (model, key)
+        for key, attr in _root_values(type(model)).items()
+        if not isinstance(attr, DerivedEProperty) and key != "input_size"
+    ]
     assert len(targets) > 8
     wrong = torch.zeros(1, 1, 1, 1, 1)
     for host, value in targets:

@@ -28,7 +28,11 @@ def test_values_are_served_once_per_call(model):
             resid.append(model.layers[1].layer_output.save())
             probs.append(model.next_token_probs.save())
         ids = tracer.result.save()
-    assert [tuple(r.shape) for r in resid] == [(1, n, model.hidden_size), (1, 1, model.hidden_size), (1, 1, model.hidden_size)]
+    assert [tuple(r.shape) for r in resid] == [
+        (1, n, model.hidden_size),
+        (1, 1, model.hidden_size),
+        (1, 1, model.hidden_size),
+    ]
     assert [tuple(i.shape) for i in ids_in] == [(1, n), (1, 1), (1, 1)]
     # generate calls without a mask when nothing is padded; the value stands for the all-ones mask over the cache
     assert [tuple(m.shape) for m in masks] == [(1, n), (1, n + 1), (1, n + 2)]

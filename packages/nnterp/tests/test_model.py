@@ -14,12 +14,22 @@ def test_construction_runs_nothing_and_answers_from_the_config(path):
     model = StandardizedTransformer(path("gpt2"))
     assert next(model._module.parameters()).device.type == "meta"
     assert model.config.model_type == "gpt2" and model.family.__name__ == "nnterp.families.gpt2"
-    assert (model.num_layers, model.hidden_size, model.num_heads) == (model.config.n_layer, model.config.n_embd, model.config.n_head)
+    assert (model.num_layers, model.hidden_size, model.num_heads) == (
+        model.config.n_layer,
+        model.config.n_embd,
+        model.config.n_head,
+    )
     reason = model.support(layer=0)["self_attn.attention_probabilities"]
-    assert reason == "read inside the eager attention forward, but this model runs 'sdpa'; load with attn_implementation='eager'"
+    assert (
+        reason
+        == "read inside the eager attention forward, but this model runs 'sdpa'; load with attn_implementation='eager'"
+    )
     assert model.support()["self_attn.attention_output"] is None
     assert model.support()["self_attn.attention_premix"] is None
-    with pytest.raises(nnterp.Unavailable, match=r"model.transformer.h.0.attn.attention_probabilities is not available: read inside the eager"):
+    with pytest.raises(
+        nnterp.Unavailable,
+        match=r"model.transformer.h.0.attn.attention_probabilities is not available: read inside the eager",
+    ):
         with model.trace(PROMPT):
             model.layers[0].self_attn.attention_probabilities.save()
 
@@ -80,7 +90,10 @@ def test_root_values_in_forward_order(gpt2):
 
 
 def test_write_rules_of_the_root(gpt2):
-    with pytest.raises(AttributeError, match="next_token_probs is derived from the logits and cannot be assigned; assign model.logits instead"):
+    with pytest.raises(
+        AttributeError,
+        match="next_token_probs is derived from the logits and cannot be assigned; assign model.logits instead",
+    ):
         with gpt2.trace(PROMPT):
             gpt2.next_token_probs = torch.zeros(1)
     with pytest.raises(AttributeError, match="input_size"):

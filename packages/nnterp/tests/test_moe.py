@@ -143,7 +143,10 @@ def test_pad_tokens_are_routed(moe_model):
 def test_read_order_puts_the_router_first(moe_model):
     index, _ = mixture(moe_model)
     order = moe_model.order(index)
-    ranks = [order[f"mlp.{name}"] for name in ("router_logits", "expert_weights", "expert_outputs", "routed_output", "mlp_output")]
+    ranks = [
+        order[f"mlp.{name}"]
+        for name in ("router_logits", "expert_weights", "expert_outputs", "routed_output", "mlp_output")
+    ]
     assert ranks == sorted(ranks) and ranks[0] < ranks[1] < ranks[2] < ranks[3] < ranks[4]
     assert order["mlp.expert_weights"] == order["mlp.expert_indices"]
     if "mlp.shared_expert_output" in order:

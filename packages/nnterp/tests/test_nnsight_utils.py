@@ -30,7 +30,9 @@ def test_the_padding_side_decides_the_index(gpt2):
 
 
 def test_get_activations_picks_another_value(gpt2):
-    attn = get_token_activations(gpt2, PROMPTS, layers=[1], get_activations=lambda m, i: m.layers[i].self_attn.attention_output)
+    attn = get_token_activations(
+        gpt2, PROMPTS, layers=[1], get_activations=lambda m, i: m.layers[i].self_attn.attention_output
+    )
     with gpt2.trace(PROMPTS):
         expected = gpt2.layers[1].self_attn.attention_output[:, -1].save()
     assert torch.allclose(attn[0], expected)

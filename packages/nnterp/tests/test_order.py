@@ -4,17 +4,32 @@ import pytest
 from nnsight.intervention.interleaver import OutOfOrderError
 
 FULL = [
-    "layer_input", "attention_norm_output", "self_attn.attention_queries", "self_attn.attention_keys",
-    "self_attn.attention_values", "self_attn.attention_scores", "self_attn.attention_probabilities",
-    "self_attn.attention_head_outputs", "self_attn.attention_premix", "self_attn.attention_output", "layer_mid",
-    "mlp_norm_output", "mlp_input", "mlp.mlp_activation", "mlp.mlp_neurons", "mlp.mlp_output", "layer_output",
+    "layer_input",
+    "attention_norm_output",
+    "self_attn.attention_queries",
+    "self_attn.attention_keys",
+    "self_attn.attention_values",
+    "self_attn.attention_scores",
+    "self_attn.attention_probabilities",
+    "self_attn.attention_head_outputs",
+    "self_attn.attention_premix",
+    "self_attn.attention_output",
+    "layer_mid",
+    "mlp_norm_output",
+    "mlp_input",
+    "mlp.mlp_activation",
+    "mlp.mlp_neurons",
+    "mlp.mlp_output",
+    "layer_output",
 ]
 
 
 def test_order_of_a_sequential_block(llama):
     order = llama.order(1)
     assert list(order) == FULL
-    assert order["self_attn.attention_queries"] == order["self_attn.attention_keys"] == order["self_attn.attention_values"]
+    assert (
+        order["self_attn.attention_queries"] == order["self_attn.attention_keys"] == order["self_attn.attention_values"]
+    )
     ranks = [order[name] for name in FULL]
     assert ranks == sorted(ranks) and ranks[-1] == 14
     assert llama.rank("layer_output", 1) == ("block", 14)
@@ -49,7 +64,9 @@ def test_order_follows_a_function_key(path):
     model = StandardizedTransformer(path("bloom"), dispatch=True)
     order = model.order(1)
     # BLOOM's keys and values come out of the cache update, after the queries leave _reshape
-    assert order["self_attn.attention_queries"] < order["self_attn.attention_keys"] == order["self_attn.attention_values"]
+    assert (
+        order["self_attn.attention_queries"] < order["self_attn.attention_keys"] == order["self_attn.attention_values"]
+    )
     assert list(order)[-1] == "layer_output"
 
 

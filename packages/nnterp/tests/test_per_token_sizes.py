@@ -9,7 +9,8 @@ PROMPT = "The Eiffel Tower is in"
 
 
 @pytest.mark.parametrize(
-    ("name", "per_token", "size"), [("mamba2", chunk_per_token, "chunk_size"), ("minimax", block_per_token, "block_size")]
+    ("name", "per_token", "size"),
+    [("mamba2", chunk_per_token, "chunk_size"), ("minimax", block_per_token, "block_size")],
 )
 def test_a_lazy_load_keeps_the_per_token_size(path, name, per_token, size):
     model = StandardizedTransformer(path(name))

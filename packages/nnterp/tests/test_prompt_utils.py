@@ -17,7 +17,10 @@ def targets(gpt2):
 def test_first_tokens_differ_with_and_without_the_space(gpt2):
     ids = get_first_tokens("Paris", gpt2)
     tok = gpt2.add_prefix_false_tokenizer
-    assert ids == [tok("Paris", add_special_tokens=False).input_ids[0], tok(" Paris", add_special_tokens=False).input_ids[0]]
+    assert ids == [
+        tok("Paris", add_special_tokens=False).input_ids[0],
+        tok(" Paris", add_special_tokens=False).input_ids[0],
+    ]
     assert len(set(ids)) == 2
 
 
@@ -50,7 +53,9 @@ def test_get_probs_func_gives_the_layer_axis_a_meaning(gpt2, targets):
             out = torch.stack(rows, dim=1).cpu().save()
         return out
 
-    mass = run_prompts(gpt2, targets, batch_size=2, get_probs_func=lens, func_kwargs={"layers": [0, gpt2.num_layers - 1]})
+    mass = run_prompts(
+        gpt2, targets, batch_size=2, get_probs_func=lens, func_kwargs={"layers": [0, gpt2.num_layers - 1]}
+    )
     assert mass["correct"].shape == (2, 2)
     plain = run_prompts(gpt2, targets, batch_size=2)
     assert torch.allclose(mass["correct"][:, -1], plain["correct"][:, 0], atol=1e-5)

@@ -104,7 +104,9 @@ def test_register_refuses_a_nameless_namespace():
 
 
 def test_vllm_engine_has_no_default():
-    with pytest.raises(nnterp.UnsupportedFamily, match=r"^no standardization for model_type 'diffllama' on vllm; known: \["):
+    with pytest.raises(
+        nnterp.UnsupportedFamily, match=r"^no standardization for model_type 'diffllama' on vllm; known: \["
+    ):
         families.lookup("diffllama", engine="vllm")
 
 
@@ -205,7 +207,10 @@ def test_the_default_family_bit_matches_the_dedicated_one(path, llama):
 
 
 def test_the_default_family_refuses_what_it_cannot_name_and_suggests_a_rename(path):
-    with pytest.raises(nnterp.UnsupportedFamily, match=r"found no embed_tokens.*perhaps rename=\{'model.embed_tokens': 'embed_tokens'\}"):
+    with pytest.raises(
+        nnterp.UnsupportedFamily,
+        match=r"found no embed_tokens.*perhaps rename=\{'model.embed_tokens': 'embed_tokens'\}",
+    ):
         StandardizedTransformer(path("llama"), family=default, rename={"model.embed_tokens": "emb"})
 
 
@@ -239,8 +244,15 @@ def test_a_type_without_a_family_loads_under_default_with_a_warning(tmp_path, pa
     AutoConfig.register("nnterp_test_no_family", NoFamilyConfig, exist_ok=True)
     AutoModelForCausalLM.register(NoFamilyConfig, NoFamilyForCausalLM, exist_ok=True)
     checkpoint = _tiny(
-        tmp_path, path, "nnterp_test_no_family", hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=2, head_dim=8,
+        tmp_path,
+        path,
+        "nnterp_test_no_family",
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=8,
     )
     with pytest.warns(UserWarning, match="nnterp has no family for model_type 'nnterp_test_no_family'"):
         model = StandardizedTransformer(checkpoint, dispatch=True)
@@ -263,6 +275,9 @@ def test_the_default_cannot_name_ctrl_and_says_which_rename_would(tmp_path, path
         assert "the default family cannot standardize CTRLLMHeadModel: found no embed_tokens, norm" in message
         assert "perhaps rename={'transformer.w': 'embed_tokens', 'transformer.layernorm': 'norm'}" in message
         model = StandardizedTransformer(
-            checkpoint, dispatch=True, family=default, rename={"transformer.w": "embed_tokens", "transformer.layernorm": "norm"}
+            checkpoint,
+            dispatch=True,
+            family=default,
+            rename={"transformer.w": "embed_tokens", "transformer.layernorm": "norm"},
         )
     assert model.family is default and model.support(layer=0)["layer_output"] is None

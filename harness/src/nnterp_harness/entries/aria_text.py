@@ -1,4 +1,3 @@
-
 from ..entry import INIT_STD, MAX_POSITIONS, Entry, redraw_by_name
 
 #: The routed experts' parameters as transformers 5.20 on names them, to the names 5.17 (and every checkpoint) uses.

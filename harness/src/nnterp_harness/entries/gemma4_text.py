@@ -5,7 +5,11 @@ from .gemma2 import GEMMA_SHAPE
 
 #: The Gemma 4 tiny shape: one sliding and one full-attention block, the full one with wider heads.
 GEMMA4_SHAPE = {
-    **{key: value for key, value in GEMMA_SHAPE.items() if key not in ("query_pre_attn_scalar", "attn_logit_softcapping")},
+    **{
+        key: value
+        for key, value in GEMMA_SHAPE.items()
+        if key not in ("query_pre_attn_scalar", "attn_logit_softcapping")
+    },
     "num_hidden_layers": 2,
     "layer_types": ["sliding_attention", "full_attention"],
     "global_head_dim": 32,

@@ -32,6 +32,7 @@ INKLING_SHAPE = {
     "initializer_range": INIT_STD,
 }
 
+
 def embedding_norm_elsewhere() -> str | None:
     """Why this release loads the checkpoint without its embedding norm, or `None`.
 

@@ -40,7 +40,9 @@ class _Logits(Flat):
             return self
         interleaver = getattr(obj, "interleaver", None)
         if interleaver is not None and not interleaver.interleaving:
-            raise ValueError(f"Cannot access `{obj.path}.{self.key}` outside of interleaving: read values inside a trace")
+            raise ValueError(
+                f"Cannot access `{obj.path}.{self.key}` outside of interleaving: read values inside a trace"
+            )
         return super().__get__(obj, owner)
 
 
@@ -103,7 +105,9 @@ class StandardizedVLLM(Standardized, VLLM):
             family = families.lookup(_model_type(hf_config), engine="vllm")
         for attribute in ("RENAME", "ENVOYS"):
             if not hasattr(family, attribute):
-                raise TypeError(f"family= takes a module or object with RENAME and ENVOYS; {family!r} has no {attribute}")
+                raise TypeError(
+                    f"family= takes a module or object with RENAME and ENVOYS; {family!r} has no {attribute}"
+                )
         self.family = family
         self.config = hf_config
         merged_rename = {**family.RENAME, **(rename or {})}
@@ -203,5 +207,6 @@ class StandardizedVLLM(Standardized, VLLM):
         return self.logits[:, -1].softmax(-1)
 
     next_token_probs = _FromLogits(_next_token_probs, description="The softmax of the logits at the last position")
+
 
 __all__ = ["StandardizedVLLM"]

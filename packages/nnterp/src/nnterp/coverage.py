@@ -100,7 +100,12 @@ def family_row(model_type: str, module: Any, releases: dict[str, list[str]] | No
         if issubclass(klass, Layer) and klass.returns_tuple and "tuple block" not in traits:
             traits.append("tuple block")
         own = "own attention arithmetic"
-        if issubclass(klass, Attention) and _own_arithmetic(klass) and own not in traits and "OwnAttention" not in traits:
+        if (
+            issubclass(klass, Attention)
+            and _own_arithmetic(klass)
+            and own not in traits
+            and "OwnAttention" not in traits
+        ):
             traits.append(own)
         if not issubclass(klass, Standard):
             continue
@@ -164,9 +169,13 @@ def markdown(table: list[Row]) -> str:
     ]
     for row in table:
         gaps = "<br>".join(f"`{name}`: {reason}" for name, reason in row.unavailable.items()) or "none"
-        decided = "<br>".join(
-            f"{predicate}: " + ", ".join(f"`{name}`" for name in names) for predicate, names in row.conditional.items()
-        ) or "none"
+        decided = (
+            "<br>".join(
+                f"{predicate}: " + ", ".join(f"`{name}`" for name in names)
+                for predicate, names in row.conditional.items()
+            )
+            or "none"
+        )
         traits = ", ".join(row.traits) or "Llama's block"
         cells = [f"`{row.model_type}`", row.summary, traits, gaps, decided, ", ".join(row.releases) or "none"]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")

@@ -51,11 +51,17 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m nnterp", description="What nnterp makes of a checkpoint.")
     commands = parser.add_subparsers(dest="command", required=True)
     inspect = commands.add_parser("inspect", help="family, sizes, names, support() and one trace of a checkpoint")
-    inspect.add_argument("checkpoint", nargs="?", help="a Hub repo id or a local checkpoint directory (default: the demo)")
-    inspect.add_argument("--prompt", default=DEFAULT_PROMPT, help=f"the prompt of the trace (default: {DEFAULT_PROMPT!r})")
+    inspect.add_argument(
+        "checkpoint", nargs="?", help="a Hub repo id or a local checkpoint directory (default: the demo)"
+    )
+    inspect.add_argument(
+        "--prompt", default=DEFAULT_PROMPT, help=f"the prompt of the trace (default: {DEFAULT_PROMPT!r})"
+    )
     families = commands.add_parser("families", help="the coverage table of every shipped family, read off the code")
     families.add_argument("--markdown", action="store_true", help="print the page site/docs/families.md holds")
-    scaffold = commands.add_parser("scaffold", help="draft a family, a tiny checkpoint and a suite file for a model type")
+    scaffold = commands.add_parser(
+        "scaffold", help="draft a family, a tiny checkpoint and a suite file for a model type"
+    )
     scaffold.add_argument("model_type", help="a causal-LM model_type of the installed transformers")
     scaffold.add_argument("--out", help="where to write the draft (default: ./scaffold/<module>)")
     scaffold.add_argument("--no-run", action="store_true", help="write the files only: no checkpoint, no suite run")
@@ -134,7 +140,9 @@ def inspect(source: str, prompt: str, out=sys.stdout) -> None:
     write(f"logit lens (project_on_vocab on each block's layer_output), top token and P({answer_text!r}):")
     for index, probs in zip(blocks, lens):
         top = int(probs.argmax())
-        write(f"  block {index}: {model.tokenizer.decode([top])!r:<14} p={float(probs[top]):.3f}   P({answer_text!r})={float(probs[answer]):.3f}")
+        write(
+            f"  block {index}: {model.tokenizer.decode([top])!r:<14} p={float(probs[top]):.3f}   P({answer_text!r})={float(probs[answer]):.3f}"
+        )
     write(f"model's next token: {answer_text!r} (p={float(final[answer]):.3f})")
 
 

@@ -33,7 +33,9 @@ def check_padding(model: Any, idx: int) -> None:
         raise error
     if idx > 0 and side != "right":
         error = ValueError(f"a positive token index needs right padding, and the tokenizer pads {side!r}")
-        _add_note(error, "load with tokenizer_kwargs={'padding_side': 'right'}, or count from the end with a negative idx")
+        _add_note(
+            error, "load with tokenizer_kwargs={'padding_side': 'right'}, or count from the end with a negative idx"
+        )
         raise error
 
 
@@ -57,7 +59,9 @@ def _layers(model: Any, layers: Iterable[int] | int | None) -> list[int]:
         raise ValueError("layers is empty: pass the block indices to read, or None for every block")
     for index in layers:
         if not _is_int(index):
-            raise TypeError(f"layers={layers!r} holds {index!r}, which is not a block index: pass ints from {-count} to {count - 1}")
+            raise TypeError(
+                f"layers={layers!r} holds {index!r}, which is not a block index: pass ints from {-count} to {count - 1}"
+            )
         if not -count <= index < count:
             raise IndexError(
                 f"layers={layers!r} holds {index}, out of range for a model with {count} blocks: "
@@ -131,7 +135,9 @@ def collect_last_token_activations_session(
     with model.session(remote=remote):
         for batch in batches:
             with model.trace(batch):
-                acts = get_token_activations(model, layers=layers, get_activations=get_activations, idx=idx, tracer=True)
+                acts = get_token_activations(
+                    model, layers=layers, get_activations=get_activations, idx=idx, tracer=True
+                )
                 results.append(acts.cpu().save())
     return torch.cat(results, dim=1)
 
@@ -152,7 +158,9 @@ def collect_token_activations_batched(
     With `remote` and `use_session` the batches run in one `model.session`.
     """
     if remote and use_session:
-        return collect_last_token_activations_session(model, prompts, batch_size, layers, get_activations, remote, idx, tqdm)
+        return collect_last_token_activations_session(
+            model, prompts, batch_size, layers, get_activations, remote, idx, tqdm
+        )
     results = [
         get_token_activations(model, batch, layers=layers, get_activations=get_activations, remote=remote, idx=idx)
         for batch in _batches(prompts, batch_size, tqdm)
@@ -185,4 +193,3 @@ __all__ = [
     "get_token_activations",
     "layer_output",
 ]
-

@@ -32,9 +32,9 @@ def test_ablations_of_attention_mlp_head_and_blocks(demo, token):
 
     for name in ("attention", "mlp", "head", "blocks"):
         assert abs(float(runs[name]) - float(runs["clean"])) > 1e-4, name
-    assert float(runs["blocks"]) < float(runs["clean"])              # the later blocks carry the answer
+    assert float(runs["blocks"]) < float(runs["clean"])  # the later blocks carry the answer
 
-    with torch.no_grad(), demo.trace(CLEAN):                          # an invoke's write is its own
+    with torch.no_grad(), demo.trace(CLEAN):  # an invoke's write is its own
         block.mlp.mlp_output[:] = 0
         alone = demo.next_token_probs[0, paris].save()
     assert torch.allclose(alone, runs["mlp"], atol=1e-6)

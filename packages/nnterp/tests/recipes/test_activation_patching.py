@@ -60,7 +60,7 @@ def test_a_layer_sweep_restores_the_answer(demo, token, corrupt):
                 sweep.append(demo.next_token_probs[0, paris].save())
     p = [float(x) for x in sweep]
     assert all(value > float(baseline) for value in p), (p, float(baseline))  # every patch brings Paris back up
-    assert abs(p[-1] - float(clean)) < 1e-5                                    # the last block's is the clean answer
+    assert abs(p[-1] - float(clean)) < 1e-5  # the last block's is the clean answer
 
 
 def test_patching_one_contribution(demo, token, corrupt):

@@ -16,11 +16,11 @@ def test_head_scores_from_the_pattern(demo):
         pattern = demo.layers[layer].self_attn.attention_probabilities.save()
 
     assert pattern.shape[1] == demo.num_heads and pattern.shape[2] == pattern.shape[3]
-    assert torch.equal(pattern.tril(), pattern)                              # causal
+    assert torch.equal(pattern.tril(), pattern)  # causal
     assert torch.allclose(pattern.sum(-1), torch.ones(pattern.shape[:-1]), atol=1e-5)
-    entropy = -(pattern * (pattern + 1e-12).log()).sum(-1).mean(-1)[0]       # [num_heads]
-    previous = pattern.diagonal(offset=-1, dim1=-2, dim2=-1).mean(-1)[0]     # mass on key i-1
-    first = pattern[0, :, 1:, 0].mean(-1)                                    # mass on key 0
+    entropy = -(pattern * (pattern + 1e-12).log()).sum(-1).mean(-1)[0]  # [num_heads]
+    previous = pattern.diagonal(offset=-1, dim1=-2, dim2=-1).mean(-1)[0]  # mass on key i-1
+    first = pattern[0, :, 1:, 0].mean(-1)  # mass on key 0
     assert entropy.shape == previous.shape == first.shape == (demo.num_heads,)
     assert bool(((previous >= 0) & (previous <= 1)).all()) and bool((entropy >= 0).all())
 

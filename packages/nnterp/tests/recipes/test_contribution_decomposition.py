@@ -28,23 +28,23 @@ def test_attributions_sum_to_the_logit_difference(demo, token):
     norm, head = demo.norm._module, demo.lm_head._module
     x = final[0, -1]
     with torch.no_grad():
-        eps = norm.variance_epsilon                                   # Llama's RMSNorm: no centering, no bias
-        scale = (x.pow(2).mean() + eps).rsqrt()                       # the one nonlinear step, frozen
-        frozen = lambda t: norm.weight * t * scale                    # noqa: E731
+        eps = norm.variance_epsilon  # Llama's RMSNorm: no centering, no bias
+        scale = (x.pow(2).mean() + eps).rsqrt()  # the one nonlinear step, frozen
+        frozen = lambda t: norm.weight * t * scale  # noqa: E731
         row = head.weight[paris] - head.weight[rome]
         dla = {key: float(frozen(part[0, -1]) @ row) for key, part in parts.items()}
         dla["base"] = float(frozen(base[0, -1]) @ row)
     difference = float(logits[paris] - logits[rome])
     assert abs(sum(dla.values()) - difference) < 1e-3 * max(1.0, abs(difference))
-    assert difference > 0                                             # the model prefers Paris
+    assert difference > 0  # the model prefers Paris
 
 
 def test_the_heads_sum_to_the_attention_contribution(demo):
     attention = demo.layers[1].self_attn
     with demo.trace(CLEAN):
-        heads = attention.attention_head_outputs.save()               # [batch, seq, num_heads, head_dim]
+        heads = attention.attention_head_outputs.save()  # [batch, seq, num_heads, head_dim]
         contribution = attention.attention_output.save()
-    weight = attention.o_proj._module.weight.t()                      # [num_heads * head_dim, hidden_size]
+    weight = attention.o_proj._module.weight.t()  # [num_heads * head_dim, hidden_size]
     H, D = heads.shape[2], heads.shape[3]
     per_head = torch.einsum("bshd,hdo->bsho", heads, weight.reshape(H, D, -1))
     assert torch.allclose(per_head.sum(2), contribution, atol=1e-5)

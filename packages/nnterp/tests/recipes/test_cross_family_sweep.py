@@ -28,6 +28,6 @@ def test_one_body_on_every_family(path, name):
     if has_mlp:
         torch.testing.assert_close(x + attn + mlp, out, atol=1e-5, rtol=1e-5)
     else:
-        assert name == "opt" and "layer_mid" in support      # OPT: no mlp module, its feed-forward runs inline
+        assert name == "opt" and "layer_mid" in support  # OPT: no mlp module, its feed-forward runs inline
     assert torch.allclose(model.project_on_vocab(last), logits, atol=1e-5)
     assert out.shape == (1, x.shape[1], model.hidden_size)

@@ -13,14 +13,14 @@ CLEAN = "The Eiffel Tower is in the city of"
 
 def test_p_paris_rises_through_the_blocks(demo, token):
     paris = token(" Paris")
-    lens = []                                            # bound outside the trace
+    lens = []  # bound outside the trace
     with demo.trace(CLEAN):
         for layer in demo.layers:
             lens.append(demo.project_on_vocab(layer.layer_output)[0, -1].save())
         logits = demo.logits[0, -1].save()
 
-    assert torch.equal(lens[-1], logits)                 # the wiring check
+    assert torch.equal(lens[-1], logits)  # the wiring check
     p = [float(row.softmax(-1)[paris]) for row in lens]
-    assert p[-1] > p[0], p                               # the answer grows with depth
+    assert p[-1] > p[0], p  # the answer grows with depth
     assert p[-1] == max(p), p
-    assert int(lens[-1].argmax()) == paris               # and the model says Paris
+    assert int(lens[-1].argmax()) == paris  # and the model says Paris

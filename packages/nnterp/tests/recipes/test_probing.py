@@ -25,7 +25,9 @@ def fit_probe(x, y, ridge=1e-1):
 
 def test_a_probe_per_layer(demo):
     templates = ["{} is in the city of", "{} is located in the city of"]
-    items = [(t.format(m.subject), float(m.country in ("Italy", "France", "Spain"))) for m in LANDMARKS for t in templates]
+    items = [
+        (t.format(m.subject), float(m.country in ("Italy", "France", "Spain"))) for m in LANDMARKS for t in templates
+    ]
     texts = [text for text, _ in items]
     labels = torch.tensor([label for _, label in items])
     acts = get_token_activations(demo, texts, idx=-1)

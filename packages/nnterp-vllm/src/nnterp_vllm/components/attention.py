@@ -132,7 +132,12 @@ class Attention(Standard):
 
     # -- values ---------------------------------------------------------------
 
-    @Flat("attn.inputs", select=0, description="The queries entering attention", unavailable=needs_child("attn", "attention"))
+    @Flat(
+        "attn.inputs",
+        select=0,
+        description="The queries entering attention",
+        unavailable=needs_child("attn", "attention"),
+    )
     def attention_queries(self, rows) -> Queries:
         return rows.unflatten(-1, (self.num_heads, -1)).transpose(0, 1)
 
@@ -140,7 +145,9 @@ class Attention(Standard):
     def attention_queries(self, value):
         return value.transpose(0, 1).flatten(-2)
 
-    @Flat("attn.inputs", select=1, description="The keys entering attention", unavailable=needs_child("attn", "attention"))
+    @Flat(
+        "attn.inputs", select=1, description="The keys entering attention", unavailable=needs_child("attn", "attention")
+    )
     def attention_keys(self, rows) -> Keys:
         return rows.unflatten(-1, (self.num_kv_heads, -1)).transpose(0, 1)
 
@@ -148,7 +155,12 @@ class Attention(Standard):
     def attention_keys(self, value):
         return value.transpose(0, 1).flatten(-2)
 
-    @Flat("attn.inputs", select=2, description="The values entering attention", unavailable=needs_child("attn", "attention"))
+    @Flat(
+        "attn.inputs",
+        select=2,
+        description="The values entering attention",
+        unavailable=needs_child("attn", "attention"),
+    )
     def attention_values(self, rows) -> Values:
         return rows.unflatten(-1, (self.num_kv_heads, -1)).transpose(0, 1)
 
@@ -177,7 +189,11 @@ class Attention(Standard):
         _probabilities, description="The attention pattern the values are mixed with", unavailable=_decode
     )
 
-    @Flat("attn.output", description="The per-head outputs before the output projection", unavailable=needs_child("attn", "attention"))
+    @Flat(
+        "attn.output",
+        description="The per-head outputs before the output projection",
+        unavailable=needs_child("attn", "attention"),
+    )
     def attention_head_outputs(self, rows) -> HeadOutputs:
         return rows.unflatten(-1, (self.num_heads, -1))
 

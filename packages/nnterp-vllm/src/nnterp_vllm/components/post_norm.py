@@ -60,7 +60,9 @@ class BackendPostNormLayer(backend.Layer):
     attention_norm_output = unavailable(POST_NORM_ATTENTION)
     mlp_norm_output = unavailable(POST_NORM_MLP)
 
-    @backend.Batched("mlp.input", description="The residual stream after the attention add", unavailable=needs_child("mlp"))
+    @backend.Batched(
+        "mlp.input", description="The residual stream after the attention add", unavailable=needs_child("mlp")
+    )
     def layer_mid(self, rows) -> Residual:
         return rows
 

@@ -158,7 +158,9 @@ class Sum(Flat):
     zeros as the second, which the next fused add turns back into the stream.
     """
 
-    def __init__(self, key: Any = None, description: str | None = None, unavailable: Any = None, parts: Any = None) -> None:
+    def __init__(
+        self, key: Any = None, description: str | None = None, unavailable: Any = None, parts: Any = None
+    ) -> None:
         super().__init__(key=key, description=description, unavailable=unavailable)
         self.parts = parts
 

@@ -18,10 +18,10 @@ RENAME = {
 }
 
 
-
 def embedding_scale(model) -> float:
     """vLLM multiplies the embedding module's output by this before block 0."""
     return model.config.hidden_size**0.5
+
 
 class Layer(base.FusedLayer):
     """Gemma's block: ``forward(positions, hidden_states, residual) -> (hidden_states, residual)``."""

@@ -30,7 +30,9 @@ class Layer(base.Layer):
     def layer_mid(self, rows) -> FlatResidual:
         return rows
 
-    @base.Rows("final_layer_norm.output", description="The normed stream entering the feed-forward path, flat over tokens")
+    @base.Rows(
+        "final_layer_norm.output", description="The normed stream entering the feed-forward path, flat over tokens"
+    )
     def mlp_norm_output(self, rows) -> FlatResidual:
         return rows
 

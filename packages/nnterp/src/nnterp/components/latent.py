@@ -47,7 +47,8 @@ class LatentAttention(Attention):
         return self.num_heads
 
     attention_queries = redescribed(
-        Attention.attention_queries, "The queries entering attention: each head's no-rope query joined to its rotary query"
+        Attention.attention_queries,
+        "The queries entering attention: each head's no-rope query joined to its rotary query",
     )
     attention_keys = redescribed(
         Attention.attention_keys,

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-PARALLEL = (
-    "a parallel block: the attention and the MLP read the same input, so there is no stream between them"
-)
+PARALLEL = "a parallel block: the attention and the MLP read the same input, so there is no stream between them"
 POST_NORM_ATTENTION = "a post-norm block: no norm feeds the attention, which reads the block input itself"
 POST_NORM_MLP = "a post-norm block: no norm feeds the MLP, which reads the stream after the attention add"
 NOT_ON_INTERFACE = "this attention does its own arithmetic instead of calling the shared attention interface"

@@ -91,8 +91,10 @@ def rename_beneath(module: Any, rename: dict | None) -> dict | None:
             binds = any(isinstance(inner, key) for inner in modules[1:])
         else:
             first = key.lstrip(".").split(".", 1)[0]
-            binds = bool(module._modules) if first == "*" else any(
-                first in inner._modules or hasattr(type(inner), first) for inner in modules
+            binds = (
+                bool(module._modules)
+                if first == "*"
+                else any(first in inner._modules or hasattr(type(inner), first) for inner in modules)
             )
         if binds:
             kept[key] = alias

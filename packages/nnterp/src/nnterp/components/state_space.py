@@ -194,7 +194,9 @@ class StateSpace(RecurrentMixer):
     def attention_keys(self, value):
         return self._write("B", value)
 
-    @EProperty(kernel("inputs"), description="What each head writes into the state (x)", unavailable=needs_torch_kernels)
+    @EProperty(
+        kernel("inputs"), description="What each head writes into the state (x)", unavailable=needs_torch_kernels
+    )
     def attention_values(self, value) -> SSDValues:
         return self._read(value, "x")
 

@@ -162,4 +162,13 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from error
 
 
-__all__ = ["REGISTRY", "UnsupportedFamily", "all_families", "known", "lookup", "lookup_module", "module_name", "register"]
+__all__ = [
+    "REGISTRY",
+    "UnsupportedFamily",
+    "all_families",
+    "known",
+    "lookup",
+    "lookup_module",
+    "module_name",
+    "register",
+]

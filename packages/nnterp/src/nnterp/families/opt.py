@@ -29,7 +29,9 @@ class Layer(Layer):
     def layer_mid(self, value) -> FlatResidual:
         return value
 
-    @EProperty("final_layer_norm.output", description="The normed stream entering the feed-forward path, flat over tokens")
+    @EProperty(
+        "final_layer_norm.output", description="The normed stream entering the feed-forward path, flat over tokens"
+    )
     def mlp_norm_output(self, value) -> FlatResidual:
         return value
 

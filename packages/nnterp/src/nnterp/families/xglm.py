@@ -66,8 +66,12 @@ class Attention(OwnAttention):
     )
     attention_values = own_value("attention_values", "source.torch_bmm_1.inputs", FOLDED_HEADS, select=1)
     attention_scores = own_value("attention_scores", scores_key, FOLDED_HEADS)
-    attention_probabilities = own_value("attention_probabilities", "source.nn_functional_dropout_0.output", FOLDED_HEADS)
-    attention_head_outputs = own_value("attention_head_outputs", "source.torch_bmm_1.output", chain(FOLDED_HEADS, HEADS_FIRST))
+    attention_probabilities = own_value(
+        "attention_probabilities", "source.nn_functional_dropout_0.output", FOLDED_HEADS
+    )
+    attention_head_outputs = own_value(
+        "attention_head_outputs", "source.torch_bmm_1.output", chain(FOLDED_HEADS, HEADS_FIRST)
+    )
 
 
 def intermediate_size(model) -> int:

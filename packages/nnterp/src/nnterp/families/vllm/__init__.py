@@ -19,9 +19,7 @@ def _shipped_folder(part: str) -> list[str]:
     if spec is None or not spec.submodule_search_locations:
         return []
     return [
-        folder
-        for location in spec.submodule_search_locations
-        if os.path.isdir(folder := os.path.join(location, part))
+        folder for location in spec.submodule_search_locations if os.path.isdir(folder := os.path.join(location, part))
     ]
 
 
