@@ -3,12 +3,11 @@ as projector, on the latent-attention mixture text model."""
 
 import torch
 
-from nnterp.components import QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.mixture import MixtureChecks
+from nnterp_harness.packed_vit import QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
-from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
+from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("dots3_note")
 FAMILY = family("dots3_note_text")
@@ -25,12 +24,9 @@ def _processor():
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": _processor()}
 
 
-class TestDots3NoteVision(VisionSuite):
+class TestDots3NoteVision(QwenVisionSuite):
     CHECKPOINT = "dots3_note"
     FAMILY = FAMILY
-    TOWER_ENVOYS = (QwenVision, VisionLayer, QwenVisionAttention, VisionMlp)
-    PATTERN_REASON = PER_IMAGE[:40]
-    IMAGE_SIZE_FIXED = False
     TEXT_CLASS = "Dots3NoteForCausalLM"
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}
 

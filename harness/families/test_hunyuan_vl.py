@@ -6,8 +6,8 @@ import torch
 from nnterp.components.vision import PER_IMAGE, VisionLayer, VisionMlp
 from nnterp.families.hunyuan_vl_text import HunyuanVision, HunyuanVisionAttention
 from nnterp_harness.entries.hunyuan_vl import text_type_folded
+from nnterp_harness.packed_vit import PerImageHeadsChecks
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("hunyuan_vl")
@@ -19,32 +19,13 @@ FAMILY = family("hunyuan_vl_text")
 PROCESSOR = processor_of("hunyuan_vl", "HunYuanVLProcessor", video_slot=False)
 
 
-class TestHunyuanVLVision(VisionSuite):
+class TestHunyuanVLVision(PerImageHeadsChecks, VisionSuite):
     CHECKPOINT = "hunyuan_vl"
     FAMILY = FAMILY
     TOWER_ENVOYS = (HunyuanVision, VisionLayer, HunyuanVisionAttention, VisionMlp)
     PATTERN_REASON = PER_IMAGE[:40]
     IMAGE_SIZE_FIXED = False
     LOAD_KWARGS = {"processor": PROCESSOR}
-
-    def test_queries_keys_and_values_are_served_whole(self, model):
-        attn = model.vision.layers[0].self_attn
-        box = []
-        with model.trace(prompt_for(model, 2), images=self.images(0, 1)):
-            box.append((attn.attention_queries.save(), attn.attention_keys.save(), attn.attention_values.save()))
-        with model.trace(prompt_for(model, 2), images=self.images(0, 1)):
-            box.append((model.vision.layers[0].layer_input.save(), attn.attention_head_outputs.save()))
-        (q, k, v), (stream, heads) = box
-        patches = stream.shape[1]
-        for value in (q, k, v):
-            assert value.shape == (1, model.vision.num_heads, patches, model.vision.head_dim)
-        assert heads.shape == (1, patches, model.vision.num_heads, model.vision.head_dim)
-        # Each image's patches attend among themselves only: rebuild every head per image from q, k, v.
-        half = patches // 2
-        for rows_ in (slice(0, half), slice(half, patches)):
-            scores = q[0, :, rows_] @ k[0, :, rows_].transpose(-1, -2) * model.vision.head_dim**-0.5
-            mixed = scores.softmax(-1) @ v[0, :, rows_]
-            assert torch.allclose(mixed.transpose(0, 1), heads[0, rows_], atol=1e-5)
 
     def test_patch_embeddings_are_one_row_of_patches(self, model):
         box = []
@@ -78,10 +59,3 @@ class TestHunyuanVLVision(VisionSuite):
         assert torch.equal(received, last[:, : last.shape[1] // 2])
         assert projected.shape[1] * 2 == features.shape[0]
         assert torch.equal(projected[0], features[: projected.shape[1]])
-
-
-class TestHunyuanVLText(FamilySuite):
-    CHECKPOINT = "hunyuan_vl"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = {"task": "image-text-to-text", "processor": PROCESSOR}

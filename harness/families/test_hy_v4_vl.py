@@ -1,16 +1,11 @@
 """HY-V4-VL, end to end: HunYuanVL's packed ViT with per-image attention, its patch merger as projector inside the
 tower, on HY-V4's hyper-connection text model with a gated sink latent attention and a mixture."""
 
-import pytest
 import torch
 
 from nnterp.components.vision import PER_IMAGE, VisionLayer, VisionMlp
 from nnterp.families.hunyuan_vl_text import HunyuanVision, HunyuanVisionAttention
-from nnterp_harness.hyper_connections import HyperConnectionChecks
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.sinks import sink_pattern
-from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("hy_v4_vl")
@@ -57,28 +52,3 @@ class TestHyV4VLVision(VisionSuite):
         side = int((last.shape[1] // 2) ** 0.5) // model.vision.tower_config.spatial_merge_size
         rows_ = projected[0].reshape(side, side + 1, -1)
         assert torch.equal(rows_[:, side], newline.expand(side, -1))
-
-
-class TestHyV4VLText(HyperConnectionChecks, MixtureChecks, FamilySuite):
-    CHECKPOINT = "hy_v4_vl"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = LOAD_KWARGS
-    EXPECTED_UNAVAILABLE = {
-        **ROUTED_EXPERTS,
-        "attention_comb": "unmixed",
-        "mlp_comb": "unmixed",
-    }
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
-    MLP_WIDTH_KEY = "intermediate_size"
-    REFUSES_IN_PLACE = ("attention_values",)
-    ATTENTION_SINK = True
-    PREMIX_IS_HEAD_OUTPUTS = False
-    COMB = False
-
-    def pattern_from_scores(self, scores):
-        return sink_pattern(scores, self._sinks)
-
-    @pytest.fixture(autouse=True)
-    def _first_sinks(self, model):
-        self._sinks = model.layers[0].self_attn._module.sinks.detach()

@@ -3,13 +3,12 @@ patch groups, on MiniMax-M3's text model (an indexer-masked sparse block and a s
 
 import torch
 
-from nnterp.components import QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.mixture import MixtureChecks
+from nnterp_harness.packed_vit import QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.scaled_routing import ScaledRoutingChecks
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
-from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
+from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("minimax_m3_vl")
 FAMILY = family("minimax_m3_vl_text")
@@ -17,12 +16,9 @@ FAMILY = family("minimax_m3_vl_text")
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("minimax_m3_vl", "MiniMaxM3VLProcessor")}
 
 
-class TestMinimaxM3VlVision(VisionSuite):
+class TestMinimaxM3VlVision(QwenVisionSuite):
     CHECKPOINT = "minimax_m3_vl"
     FAMILY = FAMILY
-    TOWER_ENVOYS = (QwenVision, VisionLayer, QwenVisionAttention, VisionMlp)
-    PATTERN_REASON = PER_IMAGE[:40]
-    IMAGE_SIZE_FIXED = False
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}
 
     def test_the_projector_merges_2x2_groups_of_the_last_block(self, model):

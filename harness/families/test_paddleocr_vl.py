@@ -5,7 +5,6 @@ import torch
 from nnterp.components import QwenVisionAttention, VisionLayer, VisionMlp
 from nnterp.components.vision import PER_IMAGE, PatchwiseVision
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("paddleocr_vl")
@@ -45,10 +44,3 @@ class TestPaddleOCRVLVision(VisionSuite):
             box.append((model.vision.patch_embeddings.save(), model.vision.layers[0].layer_input.save()))
         patches, first = box[0]
         assert patches.shape == first.shape == (1, first.shape[1], model.vision.vision_hidden_size)
-
-
-class TestPaddleOCRVLText(FamilySuite):
-    CHECKPOINT = "paddleocr_vl"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = LOAD_KWARGS

@@ -1,13 +1,10 @@
 """Qwen3.5, end to end: the packed Qwen3 ViT with per-image attention, its merger as projector, on the hybrid text model."""
 
-import torch
-
-from nnterp.components import QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp.components.vision import PER_IMAGE
+from nnterp_harness.packed_vit import MergerChecks, QwenVisionSuite
 from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows, ulp_close
-from nnterp_harness.vision import QUESTION, VisionSuite, processor_of, prompt_for
+from nnterp_harness.vision import QUESTION, processor_of
 
 skip_unless_known("qwen3_5")
 FAMILY = family("qwen3_5_text")
@@ -15,28 +12,11 @@ FAMILY = family("qwen3_5_text")
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen3_5", "Qwen3VLProcessor")}
 
 
-class TestQwen3_5Vision(VisionSuite):
+class TestQwen3_5Vision(MergerChecks, QwenVisionSuite):
     CHECKPOINT = "qwen3_5"
     FAMILY = FAMILY
-    TOWER_ENVOYS = (QwenVision, VisionLayer, QwenVisionAttention, VisionMlp)
-    PATTERN_REASON = PER_IMAGE[:40]
-    IMAGE_SIZE_FIXED = False
     TEXT_CLASS = "Qwen3_5ForCausalLM"
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}
-
-    def test_the_merger_projects_2x2_groups_of_the_last_block(self, model):
-        box = []
-        with model.trace(prompt_for(model), images=self.images(0)):
-            last = model.vision.layers[-1].layer_output.save()
-            received = model.projector.input.save()
-            projected = model.projector.output.save()
-            tower = model.vision.tower_output.save()
-            features = model.vision.image_features.save()
-            box.append((last, received, projected, tower, features))
-        last, received, projected, tower, features = box[0]
-        assert torch.equal(received, last[0]) and torch.equal(tower, last)
-        assert torch.equal(projected, features)
-        assert features.shape[0] * 4 == tower.shape[1]
 
     def test_the_text_class_runs_the_wrappers_text_model(self, model, text_only):
         box = []

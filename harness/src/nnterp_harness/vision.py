@@ -565,3 +565,22 @@ __all__ = [
     "prompt_for",
     "with_image_tokens",
 ]
+
+
+def with_token_types(processor: Any) -> Any:
+    """`processor`, its calls returning `mm_token_type_ids` unless told otherwise.
+
+    Some processors (Cosmos3's) do not ask for the multimodal token types their model
+    needs for its multimodal rotary positions; an image run then raises
+    "`mm_token_type_ids` is missing".
+    """
+    base = type(processor)
+
+    class TokenTypes(base):
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            kwargs.setdefault("return_mm_token_type_ids", True)
+            return super().__call__(*args, **kwargs)
+
+    TokenTypes.__name__ = base.__name__
+    processor.__class__ = TokenTypes
+    return processor
