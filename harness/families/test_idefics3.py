@@ -1,11 +1,8 @@
 """Idefics 3 over Llama, end to end: a SigLIP-built tower, a pixel-shuffle connector, the scatter in a helper call."""
 
-import torch
-
-from nnterp.components.vision import scatter_call
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
-from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
+from nnterp_harness.vision import HelperScatterChecks, VisionSuite, processor_of
 
 skip_unless_known("idefics3")
 FAMILY = family("llama")
@@ -13,21 +10,10 @@ FAMILY = family("llama")
 PROCESSOR = processor_of("idefics3", "Idefics3Processor", video_slot=False)
 
 
-class TestIdefics3Vision(VisionSuite):
+class TestIdefics3Vision(HelperScatterChecks, VisionSuite):
     CHECKPOINT = "idefics3"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}
-
-    def test_features_are_read_at_the_helper_call(self, model):
-        assert scatter_call(model) == ("model.source.self_inputs_merger_0", "image_hidden_states")
-        box = []
-        with model.trace(prompt_for(model, 2), images=self.images(0, 1)):
-            projected = model.projector.output.save()
-            features = model.vision.image_features.save()
-            box.append((projected, features))
-        projected, features = box[0]
-        assert projected.shape[0] == 2
-        assert torch.equal(projected.reshape(-1, projected.shape[-1]), features)
 
 
 class TestIdefics3Text(FamilySuite):

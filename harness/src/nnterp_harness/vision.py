@@ -20,7 +20,7 @@ import torch
 
 import nnterp
 from nnterp import StandardizedTransformer, Unavailable, axis_size
-from nnterp.components.vision import PER_IMAGE, TEXT_ONLY, Vision, VisionAttention, VisionLayer, VisionMlp
+from nnterp.components.vision import PER_IMAGE, TEXT_ONLY, Vision, VisionAttention, VisionLayer, VisionMlp, scatter_call
 
 from . import locate
 from .suite import moved, ulp_close
@@ -584,3 +584,25 @@ def with_token_types(processor: Any) -> Any:
     TokenTypes.__name__ = base.__name__
     processor.__class__ = TokenTypes
     return processor
+
+
+class HelperScatterChecks:
+    """A wrapper that scatters in a helper call (Idefics 2 and 3's `inputs_merger`): the features are its argument.
+
+    The projector runs once per image, so its output holds a row of image tokens per
+    image, and the features are those rows in order.
+    """
+
+    #: The helper call's operation label and the argument read as `image_features`.
+    SCATTER_CALL = ("model.source.self_inputs_merger_0", "image_hidden_states")
+
+    def test_features_are_read_at_the_helper_call(self, model):
+        assert scatter_call(model) == self.SCATTER_CALL
+        box = []
+        with model.trace(prompt_for(model, 2), images=self.images(0, 1)):
+            projected = model.projector.output.save()
+            features = model.vision.image_features.save()
+            box.append((projected, features))
+        projected, features = box[0]
+        assert projected.shape[0] == 2
+        assert torch.equal(projected.reshape(-1, projected.shape[-1]), features)
