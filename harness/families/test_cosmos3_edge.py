@@ -7,7 +7,7 @@ missing"), so the tests' processor asks for them on every call.
 
 import torch
 
-from nnterp_harness.packed_vit import QwenVisionSuite
+from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import processor_of, prompt_for, with_token_types
 

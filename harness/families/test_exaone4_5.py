@@ -1,7 +1,7 @@
 """EXAONE 4.5, end to end: the Qwen2.5 ViT with grouped key/value heads and window attention, its merger as
 projector, on EXAONE 4's post-norm text model."""
 
-from nnterp_harness.packed_vit import QwenVisionSuite, WindowOrderChecks
+from nnterp_harness.towers import QwenVisionSuite, WindowOrderChecks
 from nnterp_harness.post_norm import PostNormChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows

@@ -2,7 +2,7 @@
 and a gated merger as projector. The text stack's suite runs in `test_glm4v_text.py` on this checkpoint."""
 
 from nnterp.components import QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp_harness.packed_vit import GlmTowerChecks, QwenVisionSuite
+from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import processor_of
 

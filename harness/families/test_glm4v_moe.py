@@ -3,7 +3,7 @@ and a gated merger as projector, on GLM-4-MoE's text model: a dense block, then 
 shared expert."""
 
 from nnterp.components import QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp_harness.packed_vit import GlmTowerChecks, QwenVisionSuite
+from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import processor_of
 

@@ -1,14 +1,14 @@
 """Qianfan-OCR over Qwen3, end to end: InternViT's layer-scaled blocks, a pixel shuffle, the scatter in the model."""
 
 import pytest
-import torch
 
 import nnterp
 from nnterp import StandardizedTransformer
 from nnterp.components import VisionLayer
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
-from nnterp_harness.vision import QUESTION, VisionSuite, processor_of, prompt_for
+from nnterp_harness.towers import InternViTChecks
+from nnterp_harness.vision import QUESTION, VisionSuite, processor_of
 
 skip_unless_known("qianfan_ocr")
 FAMILY = family("qwen3")
@@ -16,40 +16,12 @@ FAMILY = family("qwen3")
 PROCESSOR = processor_of("qianfan_ocr", "QianfanOCRProcessor", video_slot=False)
 
 
-class TestQianfanOCRVision(VisionSuite):
+class TestQianfanOCRVision(InternViTChecks, VisionSuite):
     CHECKPOINT = "qianfan_ocr"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}
 
     TOWER_ENVOYS = (FAMILY.InternVision, VisionLayer, FAMILY.InternVisionAttention, FAMILY.InternVisionMlp)
-
-    def test_the_contributions_are_layer_scaled(self, model):
-        block = model.vision.layers[0]
-        box = []
-        with model.trace(prompt_for(model), images=self.images(0)):
-            raw_attn = block.self_attn.output[0].save()
-            attn = block.self_attn.attention_output.save()
-            raw_mlp = block.mlp.output.save()
-            mlp = block.mlp.mlp_output.save()
-            box.append((raw_attn, attn, raw_mlp, mlp))
-        raw_attn, attn, raw_mlp, mlp = box[0]
-        assert torch.equal(attn, block._module.lambda_1 * raw_attn)
-        assert torch.equal(mlp, block._module.lambda_2 * raw_mlp)
-
-    def test_the_projector_takes_the_shuffled_patches_without_cls(self, model):
-        box = []
-        with model.trace(prompt_for(model), images=self.images(0)):
-            tower = model.vision.tower_output.save()
-            received = model.projector.input.save()
-            projected = model.projector.output.save()
-            features = model.vision.image_features.save()
-            box.append((tower, received, projected, features))
-        tower, received, projected, features = box[0]
-        side = model.vision.image_size // model.vision.patch_size
-        factor = int(1 / model.config.downsample_ratio)
-        assert tower.shape[1] == side * side + 1
-        assert received.shape[1:] == (side * side // factor**2, tower.shape[-1] * factor**2)
-        assert torch.equal(projected.reshape(features.shape), features)
 
 
 class TestQianfanOCRText(FamilySuite):

@@ -1,12 +1,13 @@
-"""Checks shared by wrappers whose tower is a packed ViT of the Qwen-VL line, and by their deepstack taps.
+"""Checks shared by wrappers built on the same tower design, mixed in beside `VisionSuite` (or `FamilySuite`).
 
-A packed ViT runs every image's patches as one row and attends within each image
-only (its pattern is unavailable: `PER_IMAGE`); a merger turns each group of
-`MERGED_PATCHES` neighbouring patches into one image token. Qwen3-VL's text model
-re-adds chosen tower blocks to the image rows after its first text blocks
-(`layers[k].deepstack_output`). Each class here is mixed into a wrapper's test class
-beside `VisionSuite` (or `FamilySuite` for the text side), so the same checks run on
-every wrapper built that way.
+- The packed ViTs of the Qwen-VL line run every image's patches as one row and attend
+  within each image only (the pattern is unavailable: `PER_IMAGE`); a merger turns each
+  group of `MERGED_PATCHES` neighbouring patches into one image token.
+- Qwen3-VL's text model re-adds chosen tower blocks to the image rows after its first
+  text blocks (`layers[k].deepstack_output`).
+- GLM-4V's ViT ends in a norm, a downsample convolution and a gated merger.
+- InternViT scales each sublayer's output per channel, keeps a CLS row, and the
+  wrapper pixel-shuffles the patch grid before the projector.
 """
 
 from __future__ import annotations
@@ -217,3 +218,35 @@ class GlmTowerChecks:
     def test_the_block_mlp_is_out_hidden_size_wide(self, model):
         config = model.vision.tower_config
         assert model.vision.intermediate_size == config.out_hidden_size != config.intermediate_size
+
+
+class InternViTChecks:
+    """InternViT's layer-scaled sublayers, and the wrapper's pixel shuffle without the CLS row before the projector."""
+
+    def test_the_contributions_are_layer_scaled(self, model):
+        block = model.vision.layers[0]
+        box = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            raw_attn = block.self_attn.output[0].save()
+            attn = block.self_attn.attention_output.save()
+            raw_mlp = block.mlp.output.save()
+            mlp = block.mlp.mlp_output.save()
+            box.append((raw_attn, attn, raw_mlp, mlp))
+        raw_attn, attn, raw_mlp, mlp = box[0]
+        assert torch.equal(attn, block._module.lambda_1 * raw_attn)
+        assert torch.equal(mlp, block._module.lambda_2 * raw_mlp)
+
+    def test_the_projector_takes_the_shuffled_patches_without_cls(self, model):
+        box = []
+        with model.trace(prompt_for(model), images=self.images(0)):
+            tower = model.vision.tower_output.save()
+            received = model.projector.input.save()
+            projected = model.projector.output.save()
+            features = model.vision.image_features.save()
+            box.append((tower, received, projected, features))
+        tower, received, projected, features = box[0]
+        side = model.vision.image_size // model.vision.patch_size
+        factor = int(1 / model.config.downsample_ratio)
+        assert tower.shape[1] == side * side + 1
+        assert received.shape[1:] == (side * side // factor**2, tower.shape[-1] * factor**2)
+        assert torch.equal(projected.reshape(features.shape), features)
