@@ -2,9 +2,9 @@
 projector, and two deepstack taps that re-add tower blocks 0 and 1 to the image rows after the parallel text blocks
 0 and 1."""
 
-from nnterp_harness.towers import NO_TAP, DeepstackChecks, DeepstackTextChecks, MergerChecks, QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
+from nnterp_harness.towers import NO_TAP, DeepstackChecks, DeepstackTextChecks, MergerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("cohere_compass")

@@ -7,8 +7,8 @@ missing"), so the tests' processor asks for them on every call.
 
 import torch
 
-from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.vision import processor_of, prompt_for, with_token_types
 
 skip_unless_known("cosmos3_edge")

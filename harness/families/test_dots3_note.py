@@ -4,9 +4,9 @@ as projector, on the latent-attention mixture text model."""
 import torch
 
 from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
+from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("dots3_note")

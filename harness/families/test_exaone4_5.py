@@ -1,10 +1,10 @@
 """EXAONE 4.5, end to end: the Qwen2.5 ViT with grouped key/value heads and window attention, its merger as
 projector, on EXAONE 4's post-norm text model."""
 
-from nnterp_harness.towers import QwenVisionSuite, WindowOrderChecks
 from nnterp_harness.post_norm import PostNormChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
+from nnterp_harness.towers import QwenVisionSuite, WindowOrderChecks
 from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("exaone4_5")

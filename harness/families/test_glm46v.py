@@ -2,9 +2,9 @@
 merger as projector) under GLM-4.6V's wrapper and image processor."""
 
 from nnterp.components import QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
+from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("glm46v")

@@ -2,8 +2,8 @@
 and a gated merger as projector. The text stack's suite runs in `test_glm4v_text.py` on this checkpoint."""
 
 from nnterp.components import QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("glm4v")

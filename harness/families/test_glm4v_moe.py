@@ -3,8 +3,8 @@ and a gated merger as projector, on GLM-4-MoE's text model: a dense block, then 
 shared expert."""
 
 from nnterp.components import QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("glm4v_moe")

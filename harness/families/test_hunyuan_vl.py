@@ -6,8 +6,8 @@ import torch
 from nnterp.components.vision import PER_IMAGE, VisionLayer, VisionMlp
 from nnterp.families.hunyuan_vl_text import HunyuanVision, HunyuanVisionAttention
 from nnterp_harness.entries.hunyuan_vl import text_type_folded
-from nnterp_harness.towers import PerImageHeadsChecks
 from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.towers import PerImageHeadsChecks
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("hunyuan_vl")

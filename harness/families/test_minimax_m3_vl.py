@@ -4,10 +4,10 @@ patch groups, on MiniMax-M3's text model (an indexer-masked sparse block and a s
 import torch
 
 from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.scaled_routing import ScaledRoutingChecks
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
+from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("minimax_m3_vl")

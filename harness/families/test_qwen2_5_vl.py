@@ -3,8 +3,8 @@
 The text stack's suite runs in `test_qwen2_5_vl_text.py` on this checkpoint.
 """
 
-from nnterp_harness.towers import QwenVisionSuite, WindowOrderChecks
 from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.towers import QwenVisionSuite, WindowOrderChecks
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("qwen2_5_vl")

@@ -1,9 +1,9 @@
 """Qwen3.5, end to end: the packed Qwen3 ViT with per-image attention, its merger as projector, on the hybrid text model."""
 
-from nnterp_harness.towers import MergerChecks, QwenVisionSuite
 from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows, ulp_close
+from nnterp_harness.towers import MergerChecks, QwenVisionSuite
 from nnterp_harness.vision import QUESTION, processor_of
 
 skip_unless_known("qwen3_5")

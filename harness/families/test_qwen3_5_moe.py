@@ -2,10 +2,10 @@
 text model whose blocks are mixtures."""
 
 from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.towers import MergerChecks, QwenVisionSuite
 from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, ulp_close
+from nnterp_harness.towers import MergerChecks, QwenVisionSuite
 from nnterp_harness.vision import QUESTION, processor_of
 
 skip_unless_known("qwen3_5_moe")

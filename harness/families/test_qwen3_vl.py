@@ -4,8 +4,8 @@ taps that re-add tower blocks 0 and 1 to the image rows after text blocks 0 and 
 The text stack's `FamilySuite` runs in `test_qwen3_vl_text.py` on this checkpoint.
 """
 
-from nnterp_harness.towers import DeepstackChecks, MergerChecks, QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.towers import DeepstackChecks, MergerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("qwen3_vl")

@@ -2,8 +2,8 @@
 image rows after text blocks 0 and 1) and its merger as projector, over a text model whose first two blocks are
 mixtures. The text stack's suite runs in `test_qwen3_vl_moe_text.py` on this checkpoint."""
 
-from nnterp_harness.towers import DeepstackChecks, MergerChecks, QwenVisionSuite
 from nnterp_harness.release import family, skip_unless_known
+from nnterp_harness.towers import DeepstackChecks, MergerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("qwen3_vl_moe")

@@ -5,9 +5,9 @@ checkpoint serves its text model; the taps are read with an image in `test_qwen3
 """
 
 from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.towers import NO_TAP, DeepstackTextChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
+from nnterp_harness.towers import NO_TAP, DeepstackTextChecks
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("qwen3_vl_moe")

@@ -4,9 +4,9 @@ transformers has no causal-LM class for `qwen3_vl_text`, so the wrapper checkpoi
 serves its text model; the taps are read with an image in `test_qwen3_vl.py`.
 """
 
-from nnterp_harness.towers import NO_TAP, DeepstackTextChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
+from nnterp_harness.towers import NO_TAP, DeepstackTextChecks
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("qwen3_vl")
