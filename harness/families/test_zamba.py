@@ -16,7 +16,8 @@ from nnterp import axis_size
 from nnterp_harness.call_state import CallStateChecks
 from nnterp_harness.recurrent import MIXER_ONLY
 from nnterp_harness.release import family
-from nnterp_harness.suite import PROMPT, FamilySuite, child_names, moved, perturbed, rows, run
+from nnterp_harness.shared_block import SharedTransformerChecks
+from nnterp_harness.suite import PROMPT, FamilySuite, child_names, rows
 
 FAMILY = family("zamba")
 
@@ -36,8 +37,9 @@ def headed_scan_states(keys, values, decays, betas):
     return state
 
 
-class TestZamba(CallStateChecks, FamilySuite):
+class TestZamba(SharedTransformerChecks, CallStateChecks, FamilySuite):
     CHECKPOINT = "zamba"
+    SHARED = "shared_transf"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "final_layernorm", attn=None, ln1=None, ln2=None, mlp=None)
     EXPECTED_UNAVAILABLE = {**NO_STATE_PER_TOKEN, **MIXER_ONLY}
@@ -58,51 +60,6 @@ class TestZamba(CallStateChecks, FamilySuite):
 
     def in_place_values(self, mix):
         return ("attention_values", "attention_head_outputs")
-
-    def test_sublayer_inputs_are_the_normed_stream(self, model):
-        for index, block in enumerate(model.layers):
-            hybrid = getattr(block, "self_attn", None) is not None
-
-            def body(m, i=index, hybrid=hybrid):
-                b = m.layers[i]
-                got = {"embedded": m.embed_tokens.output, "input": b.input}
-                if hybrid:
-                    got["shared_norm"] = b.shared_transf.input_layernorm.output
-                    got["attn_in"] = b.self_attn.input
-                    got["shared"] = b.linear.output
-                got["normed"] = b.input_layernorm.output
-                got["mixer_in"] = b.linear_attn.input
-                return got
-
-            got = run(model, body)
-            assert torch.equal(got["mixer_in"], got["normed"]), f"block {index}: the mixer does not read its norm"
-            norm = block.input_layernorm._module
-            if not hybrid:
-                assert torch.equal(got["normed"], norm(got["input"]))
-                continue
-            assert torch.equal(got["attn_in"], got["shared_norm"]), f"block {index}: the attention reads no norm"
-            wide = block.shared_transf.input_layernorm._module(torch.cat([got["input"], got["embedded"]], -1))
-            assert torch.equal(got["shared_norm"], wide), "the attention does not read the stream and the embeddings"
-            assert torch.equal(got["normed"], norm(got["input"] + got["shared"])), (
-                "the shared block's result is not in the mixer's input"
-            )
-
-    def test_hybrid_blocks_share_the_transformer(self, model):
-        assert [getattr(block, "self_attn", None) is not None for block in model.layers] == [False, True, True]
-        first, second = model.layers[1].shared_transf, model.layers[2].shared_transf
-        assert first._module.self_attn.q_proj.weight is second._module.self_attn.q_proj.weight
-        assert model.support()["self_attn.attention_output"] == {0: "no self_attn module on this block"}
-
-    def test_attention_output_feeds_the_mixer_not_the_stream(self, model, clean):
-        def body(m):
-            block = m.layers[2]
-            x = block.layer_input
-            block.self_attn.attention_output = perturbed(block.self_attn.attention_output)
-            return x, block.linear_attn.attention_output, block.layer_output, m.logits
-
-        x, mixer, out, logits = run(model, body)
-        assert torch.equal(x + mixer, out)
-        assert moved(logits, clean["logits"]), "an edit of the shared attention's output did not reach the mixer"
 
     # == the kernel values =======================================================================
 

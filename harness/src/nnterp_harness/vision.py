@@ -150,9 +150,14 @@ def _pil_class(path: Path, name: str) -> Any:
 
 #: Wrappers whose image processor lives in another model's module.
 _PIL_MODULES = {
+    "cosmos3_omni": ("qwen2_vl",),
     "dots3_note": ("qwen2_vl",),
     "exaone4_5": ("qwen2_vl",),
     "glm4v_moe": ("glm4v",),
+    "hyperclovax_vision_v2": ("qwen2_vl",),
+    "glm_ocr": ("glm46v",),
+    "lfm3_vl": ("qwen2_vl",),
+    "minicpmv4_7": ("minicpmv4_6",),
     "minimax_m3_vl": ("qwen2_vl",),
     "qianfan_ocr": ("got_ocr2",),
     "qwen2_5_vl": ("qwen2_vl",),
@@ -281,6 +286,9 @@ class VisionSuite:
       (`Qwen3_5ForCausalLM`), or `None` where it builds the wrapper with no processor.
     - `CROPS`: the tower rows one test image becomes where each image is a row of its own
       (an any-resolution wrapper's crops).
+    - `EMBEDDING_SCALE`: the text config's attribute by which the text model multiplies the
+      embedded stream after the scatter (`"embedding_multiplier"`), or `None` where block 0
+      receives `image_features` as written.
     """
 
     CHECKPOINT: str | None = None
@@ -291,6 +299,7 @@ class VisionSuite:
     IMAGE_SIZE_FIXED = True
     TEXT_CLASS: str | None = None
     CROPS = 1
+    EMBEDDING_SCALE: str | None = None
     #: Extra load arguments for both loads (a `processor=` built by `processor_of`).
     LOAD_KWARGS: dict[str, Any] = {}
 
@@ -325,6 +334,12 @@ class VisionSuite:
     def one_stream(self, first: torch.Tensor) -> torch.Tensor:
         """Block 0's input as the one embedded stream; a hyper-connection text model's holds a copy per stream."""
         return first
+
+    def entering(self, model: Any, features: torch.Tensor) -> torch.Tensor:
+        """`features` as block 0 receives them: times the text model's scale where `EMBEDDING_SCALE` names one."""
+        if self.EMBEDDING_SCALE is None:
+            return features
+        return features * getattr(model.config.get_text_config(), self.EMBEDDING_SCALE)
 
     # == names and sizes ==================================================================
 
@@ -374,7 +389,7 @@ class VisionSuite:
         run = self.clean(model)
         mask, features = run["mask"], run["features"]
         assert features.shape == (int(mask.sum()), model.hidden_size)
-        assert torch.equal(run["first"][mask], features)
+        assert torch.equal(run["first"][mask], self.entering(model, features))
 
     def test_zeroing_features_moves_the_logits_and_lands(self, model):
         clean = self.clean(model)
@@ -414,7 +429,7 @@ class VisionSuite:
             box.append((mask, model.layers[0].layer_input.save()))
         mask, first = box[0]
         first = self.one_stream(first)
-        assert torch.equal(first[mask], noise)
+        assert torch.equal(first[mask], self.entering(model, noise))
 
     # == the tower ========================================================================
 
@@ -479,7 +494,7 @@ class VisionSuite:
         one, two = self.clean(model, 1), self.clean(model, 2)
         assert int(two["mask"].sum()) == 2 * int(one["mask"].sum())
         assert two["features"].shape[0] == 2 * one["features"].shape[0]
-        assert torch.equal(two["first"][two["mask"]], two["features"])
+        assert torch.equal(two["first"][two["mask"]], self.entering(model, two["features"]))
         box: list[Any] = []
         with model.trace(prompt_for(model, 2), images=self.images(0, 1)):
             box.append(model.vision.layers[0].layer_output.save())

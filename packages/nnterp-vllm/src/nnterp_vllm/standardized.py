@@ -102,7 +102,7 @@ class StandardizedVLLM(Standardized, VLLM):
             options = {key: kwargs[key] for key in ("revision", "trust_remote_code") if key in kwargs}
             hf_config = AutoConfig.from_pretrained(repo_id, **options)
         if family is None:
-            family = families.lookup(_model_type(hf_config), engine="vllm")
+            family = families.lookup(_model_type(hf_config, engine="vllm"), engine="vllm")
         for attribute in ("RENAME", "ENVOYS"):
             if not hasattr(family, attribute):
                 raise TypeError(

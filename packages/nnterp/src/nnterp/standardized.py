@@ -437,10 +437,16 @@ def _read_config(repo_id: Any, kwargs: dict) -> Any:
     return AutoConfig.from_pretrained(repo_id, **options)
 
 
-def _model_type(config: Any, source: Any = None) -> str:
+def _model_type(config: Any, source: Any = None, engine: str | None = None) -> str:
+    """The type whose family serves `config`: a wrapper's text type, unless the wrapper's own type has a family.
+
+    A wrapper module of its own (`minicpmv4_7`) carries tower classes that a release
+    without the wrapper lacks, so its text family keeps importing there.
+    """
     text = getattr(config, "text_config", None)
     if text is not None and getattr(text, "model_type", None):
-        return text.model_type
+        own = getattr(config, "model_type", None)
+        return own if own and families.has_family(own, engine) else text.model_type
     model_type = getattr(config, "model_type", None)
     if not model_type:
         raise ValueError(
@@ -669,6 +675,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
         self._order_cache: dict[int, dict[str, int]] = {}
         merged_rename = {**family.RENAME, **(rename or {})}
         merged_envoys = _class_map({**_base_envoys(repo_id, kwargs), **family.ENVOYS, **(envoys or {})})
+        _text_load_kwargs(family, repo_id, kwargs)
         _load_preprocessor(repo_id, kwargs)
         super().__init__(repo_id, rename=merged_rename, envoys=merged_envoys, **kwargs)
         _check_block_list(self)
@@ -871,6 +878,19 @@ def _check_block_list(model: Any) -> None:
     # `BlockList` only adds `__getitem__` to `Envoy`, so the swap keeps every attribute.
     if layers is not None and type(layers) in (Envoy, Plain):
         layers.__class__ = BlockList
+
+
+def _text_load_kwargs(family: Any, repo_id: Any, kwargs: dict) -> None:
+    """Give a default-task load from a checkpoint the family's `TEXT_LOAD_KWARGS`, under the caller's own.
+
+    A family whose text-only class cannot read a wrapper checkpoint's names as saved
+    (Emu3's `key_mapping`) declares them; a loaded module and any other task get none.
+    """
+    extra = getattr(family, "TEXT_LOAD_KWARGS", None)
+    if not extra or kwargs.get("task") != "text-generation" or isinstance(repo_id, torch.nn.Module):
+        return
+    for key, value in extra.items():
+        kwargs.setdefault(key, value)
 
 
 def _load_preprocessor(repo_id: Any, kwargs: dict) -> None:

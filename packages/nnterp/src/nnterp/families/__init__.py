@@ -9,11 +9,16 @@ nnsight's `envoys=`).
 A model type that is not a Python identifier is spelled with ``-`` written ``_`` in
 its module's file name (``gpt-sw3`` lives in ``gpt_sw3.py``). `lookup` and
 `register` take either spelling; `known()` gives transformers' own.
+
+A vision-language wrapper is served by the family of its text config's type, unless
+its own type has a family (`has_family`): a wrapper whose tower classes an older
+release lacks gets a module of its own that builds on its text family's.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import warnings
 from typing import Any
@@ -88,6 +93,20 @@ def known(engine: str | None = None) -> list[str]:
 def lookup_module(model_type: str, engine: str | None = None) -> Any:
     """The shipped family module of `model_type` (either spelling), imported."""
     return importlib.import_module(f"{_package(_engine(engine))}.{module_name(model_type)}")
+
+
+def has_family(model_type: str, engine: str | None = None) -> bool:
+    """Whether `model_type` has a family of its own, registered or shipped (not `default`); imports nothing."""
+    engine = _engine(engine)
+    name = module_name(model_type)
+    if name in _ENGINE_REGISTRY[engine]:
+        return True
+    if name == "default" or name.startswith("_"):
+        return False
+    try:
+        return importlib.util.find_spec(f"{_package(engine)}.{name}") is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def all_families(engine: str | None = None) -> dict[str, Any]:

@@ -17,7 +17,8 @@ A 2x2 convolution (`downsample`) then merges the patches to the text width and t
 merger (`projector`) projects them, both inside the tower. The wrapper has no
 causal-LM class: the default task loads it with no processor. The family also serves
 the `Glm46VForConditionalGeneration` wrapper (GLM-4.6V), built from the same text
-model and tower.
+model and tower, under both its own model type (`glm46v`) and Glmga's (`glmga`),
+which differs only in its config class and image processor.
 """
 
 from typing import Any

@@ -36,8 +36,11 @@ class Mlp(ScaledMlp):
 
 
 def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, `lm_head`, then the division by `logits_scaling` the model applies."""
-    return model.lm_head(model.norm(hidden)) / model.config.logits_scaling
+    """The logit lens: the final norm, `lm_head`, then the division by `logits_scaling` the model applies.
+
+    The scale is read off the text config, which a wrapper nests under its own.
+    """
+    return model.lm_head(model.norm(hidden)) / model.config.get_text_config().logits_scaling
 
 
 ENVOYS = {GraniteDecoderLayer: Layer, GraniteAttention: Attention, GraniteMLP: Mlp}

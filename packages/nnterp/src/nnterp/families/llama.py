@@ -48,6 +48,12 @@ And of Janus (`JanusForConditionalGeneration`): the text stack under
 does not use) and whose MLP width is `mlp_ratio` times its own, and an MLP aligner
 (`projector`) fed the normed patches; the wrapper scatters in `JanusModel`. Its VQ-VAE
 and generation head serve image generation and hold no values.
+
+And of SmolVLM (`SmolVLMForConditionalGeneration`): Idefics 3's layout (the text stack under
+`model.text_model`, a SigLIP-built tower at `model.vision_model` whose `post_layernorm`
+norms every patch, a pixel-shuffle connector as `projector`), but the wrapper scatters
+in `SmolVLMModel`'s own forward, so `image_features` is that `masked_scatter`'s source,
+the connector's output, `[images, image_tokens_per_image, hidden_size]` flattened.
 """
 
 from transformers.models.clip.modeling_clip import CLIPMLP, CLIPAttention, CLIPEncoderLayer, CLIPVisionModel
@@ -70,6 +76,13 @@ from transformers.models.janus.modeling_janus import (
 from transformers.models.llama.modeling_llama import LlamaAttention, LlamaDecoderLayer, LlamaMLP
 from transformers.models.llava_next_video.modeling_llava_next_video import LlavaNextVideoModel
 from transformers.models.siglip.modeling_siglip import SiglipAttention, SiglipEncoderLayer, SiglipMLP, SiglipVisionModel
+from transformers.models.smolvlm.modeling_smolvlm import (
+    SmolVLMEncoderLayer,
+    SmolVLMModel,
+    SmolVLMVisionAttention,
+    SmolVLMVisionMLP,
+    SmolVLMVisionTransformer,
+)
 from transformers.models.video_llava.modeling_video_llava import VideoLlavaModel
 from transformers.models.vipllava.modeling_vipllava import VipLlavaModel
 
@@ -159,4 +172,9 @@ ENVOYS = {
     JanusVisionAttention: VisionAttention,
     JanusVisionMLP: VisionMlp,
     JanusModel: ImageScatter,
+    SmolVLMVisionTransformer: SiglipVision,
+    SmolVLMEncoderLayer: VisionLayer,
+    SmolVLMVisionAttention: VisionAttention,
+    SmolVLMVisionMLP: VisionMlp,
+    SmolVLMModel: ImageScatter,
 }

@@ -43,6 +43,13 @@ unavailable. After the final norm (`post_layernorm`, whose output is `tower_outp
 it pools each image's grid by its merge size (one for images: no pooling); its MLP
 readout (`projector`, at `model.projector`) projects the patches to the text width and
 the wrapper scatters them in `VideoLlama3Model`.
+
+And of GOT-OCR2's class (`GotOcr2ForConditionalGeneration`), which both GOT-OCR2 and
+PP-Chart2Table checkpoints build: the text stack under `model.language_model`, a SAM
+tower (`vision`, at `model.vision_tower`) whose windowed blocks run on an
+`[images, rows, columns, width]` grid before a convolutional neck, and two strided
+convolutions as `projector`; the wrapper scatters in `GotOcr2Model`. No class here keys
+that tower or the scatter, so `vision` is a plain envoy and serves no value.
 """
 
 from nnsight.intervention.interleaver import Mediator

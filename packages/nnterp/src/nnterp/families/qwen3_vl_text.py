@@ -17,10 +17,18 @@ one call in the text model's forward, which is instrumented at build (`TextModel
 Only a run with an image reaches it, so `model.order()`, which probes a text prompt,
 gives it no rank. The wrapper has no causal-LM class: the default task loads it with
 no processor.
+
+And of Cosmos3 Omni (`Cosmos3OmniForConditionalGeneration`), Qwen3-VL's architecture
+under its own wrapper classes: the same text model, Qwen3 ViT (`vision`, at
+`model.visual`) and merger (`projector`), the deepstack taps as above, and the scatter
+in `Cosmos3OmniModel`. Its reasoner serves images (and videos, through the same tower);
+the unified checkpoint's generator, sound and action towers are dropped at load, so
+the loaded model has no other path.
 """
 
 from typing import Any
 
+from transformers.models.cosmos3_omni.modeling_cosmos3_omni import Cosmos3OmniModel
 from transformers.models.qwen3_vl.modeling_qwen3_vl import (
     Qwen3VLModel,
     Qwen3VLTextAttention,
@@ -136,4 +144,5 @@ ENVOYS = {
     Qwen3VLVisionAttention: QwenVisionAttention,
     Qwen3VLVisionMLP: VisionMlp,
     Qwen3VLModel: ImageScatter,
+    Cosmos3OmniModel: ImageScatter,
 }
