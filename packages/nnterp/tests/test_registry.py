@@ -281,3 +281,30 @@ def test_the_default_cannot_name_ctrl_and_says_which_rename_would(tmp_path, path
             rename={"transformer.w": "embed_tokens", "transformer.layernorm": "norm"},
         )
     assert model.family is default and model.support(layer=0)["layer_output"] is None
+
+
+def wrapper_config(own, text):
+    return types.SimpleNamespace(model_type=own, text_config=types.SimpleNamespace(model_type=text))
+
+
+def test_a_wrapper_takes_its_own_family_where_one_ships_else_its_text_family():
+    from nnterp.standardized import _model_type
+
+    assert families.has_family("minicpmv4_7") and not families.has_family("llava")
+    assert not families.has_family("default") and not families.has_family("_releases")
+    assert _model_type(wrapper_config("minicpmv4_7", "qwen3_5_text")) == "minicpmv4_7"
+    assert _model_type(wrapper_config("llava", "qwen2")) == "qwen2"
+    assert _model_type(wrapper_config("minicpmv4_7", "qwen3_5_text"), engine="vllm") == "qwen3_5_text"
+
+
+def test_a_family_registered_for_a_wrapper_type_wins_over_its_text_family():
+    from nnterp.standardized import _model_type
+
+    variant = types.SimpleNamespace(**vars(llama))
+    try:
+        families.register(variant, "llava")
+        assert families.has_family("llava")
+        assert _model_type(wrapper_config("llava", "qwen2")) == "llava"
+    finally:
+        del families.REGISTRY["llava"]
+    assert _model_type(wrapper_config("llava", "qwen2")) == "qwen2"
