@@ -3,8 +3,17 @@ from ..tokenizer import special_token_ids
 from ..vision import IMAGE_TOKEN, SIGLIP_TOWER, WRAPPED_VOCAB, chat_template, image_token_id, with_image_tokens
 from .granite import GRANITE_SCALES
 
+#: The tile marker the processor writes around each tile's image tokens.
+FAKE_IMAGE_TOKEN = "<fake_token_around_image>"
 #: The connector's pixel shuffle: each tile's 4x4 patches become 2x2 image tokens.
 SCALE_FACTOR = 2
+
+
+def with_fake_image_token(tokenizer):
+    """The shared image tokens, then `<fake_token_around_image>`: the processor reads its id but adds no token."""
+    tokenizer = with_image_tokens(tokenizer)
+    tokenizer.add_tokens([FAKE_IMAGE_TOKEN], special_tokens=True)
+    return tokenizer
 
 
 def _processor(tokenizer, config):
@@ -19,7 +28,7 @@ def _processor(tokenizer, config):
     patches = (side // config.vision_config.patch_size) ** 2
     return GraniteDoclingProcessor(
         image_processor=images,
-        tokenizer=with_image_tokens(tokenizer),
+        tokenizer=with_fake_image_token(tokenizer),
         image_seq_len=patches // SCALE_FACTOR**2,
         chat_template=chat_template(IMAGE_TOKEN),
     )
@@ -37,7 +46,7 @@ ENTRIES = (
                 **GROUPED_LLAMA_SHAPE,
                 **GRANITE_SCALES,
                 "num_hidden_layers": 2,
-                # The processor adds `<fake_token_around_image>` after the shared ones.
+                # `<fake_token_around_image>` follows the shared ones (`with_fake_image_token`).
                 "vocab_size": WRAPPED_VOCAB + 1,
                 "tie_word_embeddings": True,
                 **special_token_ids(),
