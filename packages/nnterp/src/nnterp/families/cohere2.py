@@ -15,6 +15,13 @@ projector that pixel-shuffles each image's patch grid (`downsample_factor` by si
 before a norm and a SwiGLU, so an image has a quarter as many image tokens as
 patches; the wrapper scatters in `AyaVisionModel`. The wrapper's head output is not
 multiplied by `logit_scale`, so `project_on_vocab` scales on the causal LM only.
+
+And of Command A Vision (`Cohere2VisionForConditionalGeneration`), built as Aya Vision:
+the text model under `model.language_model`, a SigLIP tower (`vision`) run once per tile
+of an image (a grid of tiles and a thumbnail where the image is larger than one tile),
+and a projector that pixel-shuffles each tile's patch grid (`downsample_factor` by side)
+into a SwiGLU with no norm before it; the wrapper scatters in `Cohere2VisionModel`, and
+its head output is not multiplied by `logit_scale` either.
 """
 
 from transformers.models.aya_vision.modeling_aya_vision import AyaVisionModel
@@ -24,6 +31,7 @@ from transformers.models.cohere2.modeling_cohere2 import (
     Cohere2ForCausalLM,
     Cohere2MLP,
 )
+from transformers.models.cohere2_vision.modeling_cohere2_vision import Cohere2VisionModel
 from transformers.models.siglip.modeling_siglip import (
     SiglipAttention,
     SiglipEncoderLayer,
@@ -50,7 +58,10 @@ RENAME = {**cohere.RENAME, **SIGLIP_WRAPPER_RENAME}
 
 
 def project_on_vocab(model, hidden):
-    """The logit lens: the final norm and `lm_head`, then `logit_scale` where the model applies it (the causal LM)."""
+    """The logit lens: the final norm and `lm_head`, then `logit_scale` where the model applies it (the causal LM).
+
+    The wrappers (Aya Vision, Command A Vision) apply no `logit_scale` to their head's output.
+    """
     if isinstance(model._module, Cohere2ForCausalLM):
         return cohere.project_on_vocab(model, hidden)
     if not model.interleaver.interleaving:
@@ -79,4 +90,5 @@ ENVOYS = {
     SiglipAttention: VisionAttention,
     SiglipMLP: VisionMlp,
     AyaVisionModel: ImageScatter,
+    Cohere2VisionModel: ImageScatter,
 }
