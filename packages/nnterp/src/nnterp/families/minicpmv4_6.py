@@ -1,0 +1,111 @@
+"""MiniCPM-V 4.6 (`MiniCPMV4_6ForConditionalGeneration`): Qwen3.5's hybrid text model behind a NaViT tower.
+
+The wrapper's text config is Qwen3.5's (`qwen3_5_text`), served here with that
+family's envoy classes: the text model sits under `model.language_model`, its gated
+DeltaNet and gated attention blocks as in `nnterp.families.qwen3_5_text`, and the
+wrapper hands it no position ids, so every rotary row counts the plain token
+positions. The tower's keys live in this module, so the text family never imports a
+modeling module a release lacks. Loaded with `task="image-text-to-text"`.
+
+The tower (`vision`, at `model.vision_tower`) is SigLIP made NaViT: all images'
+patches go in one packed row, `[1, patches, width]`, through a convolution over the
+packed patches, plus a learned position grid looked up at each image's own size.
+Each block calls the attention once per image, which leaves no single pattern or
+score tensor (`PER_IMAGE`). In the default `"16x"` mode a window-attention merger
+(native `vit_merger`, not one of the blocks) runs after block
+`config.insert_layer_id` and folds each 2x2 patch window into one row, so the
+remaining blocks see a quarter of the patches; `"4x"` skips it. `tower_output` is
+the stream after the tower's final norm (`vision.norm`, native `post_layernorm`).
+The projector (`model.merger`) folds 2x2 groups of that output once more, image by
+image, into text-width rows, and `MiniCPMV4_6Model`'s forward scatters their
+concatenation into the token embeddings at the image tokens.
+"""
+
+from transformers.models.minicpmv4_6.modeling_minicpmv4_6 import (
+    MiniCPMV4_6Model,
+    MiniCPMV4_6VisionAttention,
+    MiniCPMV4_6VisionEncoderLayer,
+    MiniCPMV4_6VisionMLP,
+    MiniCPMV4_6VisionModel,
+)
+
+from nnterp.components import (
+    EProperty,
+    ImageScatter,
+    Keys,
+    Queries,
+    QwenVisionAttention,
+    Values,
+    Vision,
+    VisionAttention,
+    VisionLayer,
+    VisionMlp,
+)
+from nnterp.components.vision import variable_resolution
+from nnterp.families import qwen3_5_text
+from nnterp.families.qwen3_5_text import Attention, Layer, LinearAttention, Mlp
+
+__all__ = [
+    "ENVOYS",
+    "RENAME",
+    "TOWER_RENAME",
+    "Attention",
+    "Layer",
+    "LinearAttention",
+    "MiniCPMVision",
+    "MiniCPMVisionAttention",
+    "Mlp",
+]
+
+#: The NaViT tower's inner names and the projector, keyed for the MiniCPM wrappers built on it.
+TOWER_RENAME = {
+    "model.vision_tower": "vision",
+    "model.merger": "projector",
+    "embeddings.patch_embedding": "patch_embed",
+    "encoder.layers": "layers",
+    "layer_norm1": "input_layernorm",
+    "layer_norm2": "post_attention_layernorm",
+    # Only the tower's attention: the text model's DeltaNet has an `out_proj` of its own.
+    "self_attn.out_proj": "self_attn.o_proj",
+    "fc2": "down_proj",
+    "activation_fn": "act_fn",
+    "post_layernorm": "norm",
+}
+
+RENAME = {**qwen3_5_text.RENAME, **TOWER_RENAME}
+
+
+class MiniCPMVision(Vision):
+    """The MiniCPM NaViT tower: all images' patches in the one row of a batch of one, at each image's own resolution."""
+
+    ONE_ROW = True
+    image_size = property(variable_resolution)
+
+
+class MiniCPMVisionAttention(QwenVisionAttention):
+    """The MiniCPM NaViT tower's attention: one interface call per image, queries, keys and values whole before it."""
+
+    @EProperty("source.transpose_0.output", description="The queries entering attention")
+    def attention_queries(self, value) -> Queries:
+        return value
+
+    @EProperty("source.transpose_1.output", description="The keys entering attention")
+    def attention_keys(self, value) -> Keys:
+        return value
+
+    @EProperty("source.transpose_2.output", description="The values entering attention")
+    def attention_values(self, value) -> Values:
+        return value
+
+    # The tower keeps its batch of one, so the output projection's input is written back as it is, not squeezed.
+    attention_premix = VisionAttention.attention_premix
+
+
+ENVOYS = {
+    **qwen3_5_text.ENVOYS,
+    MiniCPMV4_6VisionModel: MiniCPMVision,
+    MiniCPMV4_6VisionEncoderLayer: VisionLayer,
+    MiniCPMV4_6VisionAttention: MiniCPMVisionAttention,
+    MiniCPMV4_6VisionMLP: VisionMlp,
+    MiniCPMV4_6Model: ImageScatter,
+}
