@@ -31,8 +31,8 @@ def one_id(value):
     return value[0] if isinstance(value, list) and len(value) == 1 else value
 
 
-#: Vision configs of an embedder with no blocks, in a tower's place.
-EMBEDDER_ONLY = ("gemma4_unified_vision",)
+#: Vision configs of an encoder with no blocks in a tower's place: Gemma 4 unified's embedder, Apertus 1.5's VQ codec.
+EMBEDDER_ONLY = ("gemma4_unified_vision", "apertus1p5_vision_tokenizer")
 
 
 def needs_release(name: str) -> None:
@@ -109,7 +109,7 @@ def test_tiny_config_shape(root: Path, name: str) -> None:
         assert getattr(part, "mm_embed_dim", 0) <= 64
         depth = getattr(part, "num_hidden_layers", None) or getattr(part, "depth", None)
         # An embedder in the tower's place (Gemma 4 unified's) has no blocks.
-        assert (depth is None and tower.model_type in EMBEDDER_ONLY) or 2 <= depth <= 4, f"{name}: depth {depth}"
+        assert (depth is None and part.model_type in EMBEDDER_ONLY) or 2 <= depth <= 4, f"{name}: depth {depth}"
     for part in (config, text, tower):
         for key, value in (part.to_dict() if part is not None else {}).items():
             if ("drop" in key) and isinstance(value, (int, float)) and not isinstance(value, bool):

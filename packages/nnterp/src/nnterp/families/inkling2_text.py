@@ -40,6 +40,21 @@ shared expert. After the last block the model mixes the group states once more
 (`final_input`), norms, projects and softcaps the logits: `project_on_vocab` is the
 final norm, `lm_head` and the softcap, so it equals the logits on `final_input`'s
 mix, not on the last block's raw `layer_output`.
+
+Inkling 2's wrapper (`Inkling2ForConditionalGeneration`) holds this text model under
+`model.language_model` and a ViT as `vision` (`model.vision_tower`). The tower cuts
+each image into patches, embeds each with a linear map plus a bilinearly resampled
+learned position grid, puts a CLS row before each image's patches and runs every image
+in one packed row (`[patches, width]`, served as `[1, patches, width]`), turned by a
+2-D rotary embedding. Its blocks norm before each sublayer and scale each sublayer's
+output per channel (`h = x + lambda_1 * self_attn(layernorm_before(x)); out = h +
+lambda_2 * mlp(layernorm_after(h))`), so `attention_output` and `mlp_output` are the
+scaled products; the attention is called once per image, so its pattern and scores
+are unavailable (`PER_IMAGE`). The tower has no final norm: `tower_output` is the last
+block's stream, CLS rows included. Its `merger` (`projector`) drops the CLS rows,
+concatenates each 2x2 group of neighbouring patches and projects it to the text width
+through a two-layer MLP, one image token per group, and `Inkling2Model` scatters the
+result into the token embeddings. Inkling 2 Loop's wrapper runs the same tower.
 """
 
 import torch
@@ -47,28 +62,57 @@ from nnsight.intervention.interleaver import Mediator
 from transformers.models.inkling2.modeling_inkling2 import (
     Inkling2FullAttention,
     Inkling2FullDecoderLayer,
+    Inkling2Model,
     Inkling2SlidingAttention,
     Inkling2SlidingDecoderLayer,
     Inkling2SparseMoeBlock,
+    Inkling2VisionAttention,
+    Inkling2VisionEncoderLayer,
+    Inkling2VisionMLP,
+    Inkling2VisionModel,
 )
 
 from nnterp.components import (
     DerivedEProperty,
     EProperty,
+    ImageScatter,
     Layer,
     Moe,
+    Patches,
     Pattern,
+    QwenVisionAttention,
     Residual,
     SinkAttention,
+    VisionLayer,
+    VisionMlp,
     interface_reason,
+    no_tower_run,
     normed_contribution,
+    variable_resolution,
 )
+from nnterp.components import Vision as BaseVision
+from nnterp.components.standard import first_tensor, rewrap
+from nnterp.components.vision import WRAPPED_TEXT_RENAME, as_native, as_patches
+
+#: The Inkling 2 ViT and its merger under a wrapper, and the tower's inner names, keyed relative to the tower.
+TOWER_RENAME = {
+    "model.vision_tower": "vision",
+    "model.vision_tower.merger": "projector",
+    "embeddings.patch_embedding": "patch_embed",
+    "layernorm_before": "input_layernorm",
+    "layernorm_after": "post_attention_layernorm",
+    "out_proj": "o_proj",
+    "fc2": "down_proj",
+    "activation_fn": "act_fn",
+}
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
     "q_input_layernorm": "input_layernorm",
+    **WRAPPED_TEXT_RENAME,
+    **TOWER_RENAME,
 }
 
 #: The call of the MLP's attention-residual mix in the block's forward.
@@ -129,6 +173,77 @@ class Moe(Moe):
     mlp_output = normed_contribution("post_mlp_convolution", "mlp")
 
 
+class Vision(BaseVision):
+    """The Inkling 2 ViT: every image's CLS row and patches packed in one row, at the image's own size."""
+
+    PACKED = True
+    ONE_ROW = True
+    image_size = property(variable_resolution)
+
+
+def _lambda_1(envoy):
+    return envoy.parent._module.lambda_1
+
+
+def _lambda_2(envoy):
+    return envoy.parent._module.lambda_2
+
+
+def packed_scaled_output(description: str, multiplier) -> EProperty:
+    """A packed tower block's contribution, `multiplier(envoy) * output`, served as `[1, patches, width]`.
+
+    The shared `scaled_output` compares an edit with the module's own 2-D output, so the
+    images axis a packed tower's values gain would read as an edit; this one drops the axis
+    first. An unedited read hands the output back untouched, and an edit or an assignment
+    is divided by the multiplier before the block scales it again.
+    """
+
+    @EProperty("output", description=description, unavailable=no_tower_run)
+    def contribution(self, value) -> Patches:
+        return as_patches(first_tensor(value) * multiplier(self))
+
+    @contribution.postprocess
+    def contribution(self, value):
+        return rewrap(self, as_native(self, value) / multiplier(self))
+
+    @contribution.transform
+    def contribution(self, view, raw):
+        factor = multiplier(self)
+        native = as_native(self, view)
+        if torch.equal(native, first_tensor(raw) * factor):
+            return raw
+        return (native / factor, *raw[1:]) if isinstance(raw, (tuple, list)) else native / factor
+
+    # Already a tower value: `TowerValues` leaves it as declared.
+    contribution.on_tower = True
+    return contribution
+
+
+class VisionAttention(QwenVisionAttention):
+    """The ViT's attention, called once per image; the block multiplies its output by `lambda_1` before the add."""
+
+    attention_output = packed_scaled_output(
+        "What the attention adds to the patches' stream, after the block's lambda_1", multiplier=_lambda_1
+    )
+
+
+class VisionMlp(VisionMlp):
+    """The ViT's ungated MLP; the block multiplies its output by `lambda_2` before the add."""
+
+    mlp_output = packed_scaled_output(
+        "What the MLP adds to the patches' stream, after the block's lambda_2", multiplier=_lambda_2
+    )
+
+
+#: The tower's envoys, which Inkling 2 Loop's family keys too.
+TOWER_ENVOYS = {
+    Inkling2VisionModel: Vision,
+    Inkling2VisionEncoderLayer: VisionLayer,
+    Inkling2VisionAttention: VisionAttention,
+    Inkling2VisionMLP: VisionMlp,
+}
+
+
 def project_on_vocab(model, hidden):
     """The head on a stream: the final norm, `lm_head` in float32 and the logit softcap.
 
@@ -138,7 +253,7 @@ def project_on_vocab(model, hidden):
     if not model.interleaver.interleaving:
         hidden = hidden.to(model.lm_head._module.weight.device)
     logits = model.lm_head(model.norm(hidden)).float()
-    cap = model.config.final_logit_softcapping
+    cap = model.config.get_text_config().final_logit_softcapping
     return torch.tanh(logits / cap) * cap
 
 
@@ -148,4 +263,6 @@ ENVOYS = {
     Inkling2SlidingAttention: Attention,
     Inkling2FullAttention: Attention,
     Inkling2SparseMoeBlock: Moe,
+    **TOWER_ENVOYS,
+    Inkling2Model: ImageScatter,
 }
