@@ -61,6 +61,10 @@ ENTRIES = (
             # No Q-Former layer: one is 0.15 MB at the least width, times six projectors; the projectors keep
             # their norm, window downsampling, learned queries and output projection.
             "qformer_config": {
+                # 5.17 leaves these at their full-size defaults; later releases derive them from the tower.
+                "hidden_size": TOWER_WIDTH,
+                "encoder_hidden_size": TOWER_WIDTH,
+                "num_attention_heads": 1,
                 "num_hidden_layers": 0,
                 "intermediate_size": 16,
                 "cross_attention_frequency": 1,

@@ -41,7 +41,13 @@ ENTRIES = (
         "minicpmv4_6",
         "minicpmv4_6",
         {
-            "text_config": {**QWEN3_5_SHAPE, "vocab_size": WRAPPED_VOCAB, **special_token_ids()},
+            # 5.17's config class builds the text config from the dict's own `model_type` and has no default.
+            "text_config": {
+                "model_type": "qwen3_5_text",
+                **QWEN3_5_SHAPE,
+                "vocab_size": WRAPPED_VOCAB,
+                **special_token_ids(),
+            },
             "vision_config": MINICPM_TOWER,
             "insert_layer_id": 0,
             "image_size": SIDE,
