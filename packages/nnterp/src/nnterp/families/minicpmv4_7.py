@@ -28,20 +28,9 @@ from transformers.models.minicpmv4_7.modeling_minicpmv4_7 import (
     MiniCPMV4_7VisionModel,
 )
 
-from nnterp.components import (
-    EProperty,
-    ImageScatter,
-    Keys,
-    Queries,
-    QwenVisionAttention,
-    Values,
-    Vision,
-    VisionAttention,
-    VisionLayer,
-    VisionMlp,
-)
-from nnterp.components.vision import variable_resolution
+from nnterp.components import ImageScatter, VisionLayer, VisionMlp
 from nnterp.families import qwen3_5_text
+from nnterp.families.minicpmv4_6 import TOWER_RENAME, MiniCPMVision, MiniCPMVisionAttention
 from nnterp.families.qwen3_5_text import Attention, Layer, LinearAttention, Mlp
 
 __all__ = [
@@ -55,47 +44,8 @@ __all__ = [
     "Mlp",
 ]
 
-RENAME = {
-    **qwen3_5_text.RENAME,
-    "model.vision_tower": "vision",
-    "model.merger": "projector",
-    "embeddings.patch_embedding": "patch_embed",
-    "encoder.layers": "layers",
-    "layer_norm1": "input_layernorm",
-    "layer_norm2": "post_attention_layernorm",
-    # Only the tower's attention: the text model's DeltaNet has an `out_proj` of its own.
-    "self_attn.out_proj": "self_attn.o_proj",
-    "fc2": "down_proj",
-    "activation_fn": "act_fn",
-    "post_layernorm": "norm",
-}
-
-
-class MiniCPMVision(Vision):
-    """MiniCPM-V 4.7's NaViT tower: every image's patches in one row of a batch of one, no fixed resolution."""
-
-    ONE_ROW = True
-    image_size = property(variable_resolution)
-
-
-class MiniCPMVisionAttention(QwenVisionAttention):
-    """MiniCPM-V 4.7's tower attention: one interface call per image, the queries, keys and values whole before the split."""
-
-    @EProperty("source.transpose_0.output", description="The queries entering attention")
-    def attention_queries(self, value) -> Queries:
-        return value
-
-    @EProperty("source.transpose_1.output", description="The keys entering attention")
-    def attention_keys(self, value) -> Keys:
-        return value
-
-    @EProperty("source.transpose_2.output", description="The values entering attention")
-    def attention_values(self, value) -> Values:
-        return value
-
-    # The tower keeps its batch of one, so the output projection's input is written back as it is, not squeezed.
-    attention_premix = VisionAttention.attention_premix
-
+#: MiniCPM-V 4.6's tower names: 4.7's tower is the same NaViT under its own classes.
+RENAME = {**qwen3_5_text.RENAME, **TOWER_RENAME}
 
 ENVOYS = {
     **qwen3_5_text.ENVOYS,
