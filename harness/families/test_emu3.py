@@ -5,10 +5,7 @@ default task builds `Emu3ForCausalLM`, which reads the wrapper's text weights on
 through the family's `key_mapping`, so its logits are the wrapper's text-only logits.
 """
 
-import nnsight
-import pytest
 import torch
-from transformers import AutoTokenizer
 
 from nnterp import StandardizedTransformer
 from nnterp_harness import locate
@@ -75,56 +72,3 @@ class TestEmu3(FamilySuite):
             with model.trace(f"{IMAGE_TOKEN}{QUESTION}", images=[image(seed, SIDE)]):
                 box.append(model.logits.save())
         assert not torch.equal(box[0], box[1]), "two images give the same logits"
-
-
-class TestEmu3Text(FamilySuite):
-    """The default task: `Emu3ForCausalLM`, its stack at `model`, loaded from the wrapper checkpoint."""
-
-    CHECKPOINT = "emu3"
-    FAMILY = FAMILY
-    NATIVE = rows("model", "layers", "embed_tokens", "norm")
-
-    @pytest.fixture(scope="class")
-    @classmethod
-    def raw_model(cls, checkpoint):
-        # Plain nnsight loads the wrapper's text weights only when given the mapping the family declares.
-        tokenizer = AutoTokenizer.from_pretrained(str(checkpoint))
-        return nnsight.TransformersModel(
-            str(checkpoint),
-            dispatch=True,
-            attn_implementation="eager",
-            task="text-generation",
-            tokenizer=tokenizer,
-            **FAMILY.TEXT_LOAD_KWARGS,
-        )
-
-    @pytest.fixture(scope="class")
-    @classmethod
-    def wrapper(cls):
-        return load(task="image-text-to-text", attn_implementation="eager")
-
-    def test_default_task_builds_the_text_model(self, model):
-        assert type(model._module).__name__ == "Emu3ForCausalLM"
-        assert model.processor is None
-        assert not {"vision", "projector"} & set(model._aliases)
-        assert not [name for name in model.support() if name.startswith("vision")]
-
-    def test_every_text_weight_is_the_wrappers(self, model, wrapper):
-        text = dict(model._module.named_parameters(remove_duplicate=False))
-        inner = dict(wrapper._module.model.text_model.named_parameters())
-        assert set(text) == {f"model.{name}" for name in inner} | {"lm_head.weight"}
-        for name, param in inner.items():
-            assert torch.equal(text[f"model.{name}"], param), name
-        assert torch.equal(text["lm_head.weight"], wrapper._module.lm_head.weight)
-
-    def test_default_task_equals_the_wrappers_text(self, model, wrapper):
-        encoded = dict(wrapper.processor(text=PROMPT, return_tensors="pt"))
-        count = len(model.layers)
-
-        def body(m):
-            return [m.layers[index].layer_output for index in range(count)] + [m.logits]
-
-        ours = run(model, body, encoded)
-        theirs = run(wrapper, body, encoded)
-        for index, (a, b) in enumerate(zip(ours, theirs)):
-            assert torch.equal(a, b), f"value {index} differs from the wrapper's"

@@ -6,7 +6,6 @@ import torch
 from nnterp.components import QwenVisionAttention, VisionLayer, VisionMlp
 from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("glm_ocr")
@@ -53,12 +52,3 @@ class TestGlmOcrVision(VisionSuite):
         mlp = model.vision.layers[0].mlp
         assert model.vision.intermediate_size == config.intermediate_size != config.out_hidden_size
         assert mlp.intermediate_size == mlp.gate_proj._module.out_features == config.intermediate_size
-
-
-class TestGlmOcrText(FamilySuite):
-    CHECKPOINT = "glm_ocr"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = LOAD_KWARGS
-    # One `gate_up_proj` computes the gate and the up half; no module outputs the up half alone.
-    NEURONS_FROM_ACTIVATION = False

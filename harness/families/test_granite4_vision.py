@@ -6,8 +6,7 @@ tap before block 0 is `image_features`, the taps before blocks 1 and 2 are `laye
 import torch
 
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import FamilySuite, rows
-from nnterp_harness.towers import NO_TAP, DeepstackChecks, DeepstackTextChecks
+from nnterp_harness.towers import DeepstackChecks
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("granite4_vision")
@@ -57,12 +56,3 @@ class TestGranite4VisionVision(DeepstackChecks, VisionSuite):
         monkeypatch.setattr(model._module.config, "deepstack_layer_map", [(-1, 1), (-2, 2)])
         reason = model.vision.support()["image_features"]
         assert "no projector is added before text block 0" in reason, reason
-
-
-class TestGranite4VisionText(DeepstackTextChecks, FamilySuite):
-    CHECKPOINT = "granite4_vision"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = {"task": "image-text-to-text"}
-    EXPECTED_UNAVAILABLE = NO_TAP
-    TAPS = TAPS
