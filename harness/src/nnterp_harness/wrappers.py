@@ -30,8 +30,14 @@ from transformers.models.auto.modeling_auto import MODEL_FOR_IMAGE_TEXT_TO_TEXT_
 from . import locate
 from .matrix import _left_out
 
-#: The repository's ``harness/families`` directory, where the served types' suites live.
-FAMILIES_DIR = Path(__file__).resolve().parents[2] / "families"
+
+def families_dir() -> Path:
+    """The repository's ``harness/families`` directory, where the served types' suites live.
+
+    It sits beside ``tiny_checkpoints/`` at the repository root, which `locate` finds from
+    an installed harness too (this module's own path is in site-packages then).
+    """
+    return locate.checkpoints_root().parent / "harness" / "families"
 
 
 @dataclass(frozen=True)
@@ -281,7 +287,7 @@ def served_by(model_type: str, pinned: dict[str, list[tuple[str, dict[str, Any]]
     from nnterp.families import has_family, module_name
 
     pinned = _pinned() if pinned is None else pinned
-    test_file = FAMILIES_DIR / f"test_{module_name(model_type)}.py"
+    test_file = families_dir() / f"test_{module_name(model_type)}.py"
     if model_type not in pinned or not test_file.is_file():
         return None
     name, config = pinned[model_type][0]
