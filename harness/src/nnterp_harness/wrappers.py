@@ -174,10 +174,6 @@ UNSERVED: dict[str, Reason] = {
         "Kosmos-2.5 writes the projected Pix2Struct-style patch features into its own text decoder "
         "(`kosmos_2_5_text_model`) by `image_embeds_position_mask`; nnterp ships no family for that text model."
     ),
-    "mistral_large4": Reason(
-        "Its text model (`mistral_large4_text`) is a family nnterp does not ship; the tower is Pixtral's, with a "
-        "PIL image processor."
-    ),
     "molmo2": _torchvision_only(
         "Molmo2ImageProcessor", "Its text model (`molmo2_text`) is a family nnterp does not ship."
     ),
