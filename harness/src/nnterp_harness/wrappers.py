@@ -166,10 +166,6 @@ UNSERVED: dict[str, Reason] = {
     "instructblipvideo": Reason(
         f"Over an OPT language model (family `opt` shipped), one Q-Former pass per frame. {_QUERY_TOKENS}"
     ),
-    "kosmos-2": Reason(
-        "Kosmos-2 writes the projected image embeddings into its own sinusoidal-position text decoder "
-        "(`kosmos_2_text_model`) by `image_embeds_position_mask`; nnterp ships no family for that text model."
-    ),
     "kosmos-2.5": Reason(
         "Kosmos-2.5 writes the projected Pix2Struct-style patch features into its own text decoder "
         "(`kosmos_2_5_text_model`) by `image_embeds_position_mask`; nnterp ships no family for that text model."
