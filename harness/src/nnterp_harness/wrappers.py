@@ -205,13 +205,6 @@ UNSERVED: dict[str, Reason] = {
         ImportError,
         _needs_torchvision("PPFormulaNetImageProcessor"),
     ),
-    "qwen2_5_omni_thinker": Reason(
-        "Its text model (`qwen2_5_omni_text`, with audio and vision scattered in) is a family nnterp does not ship."
-    ),
-    "qwen3_omni_moe_thinker": Reason(
-        "Its text model (`qwen3_omni_moe_text`, a mixture with audio and vision scattered in) is a family nnterp "
-        "does not ship."
-    ),
     "step3p7": _torchvision_only(
         "Step3p7ImageProcessor", "Its text model (`step3p5`) is a family nnterp does not ship."
     ),
