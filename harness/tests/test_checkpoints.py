@@ -158,10 +158,13 @@ def test_tiny_forward(root: Path, name: str) -> None:
     path = root / name
     tokenizer = AutoTokenizer.from_pretrained(path)
     model = getattr(transformers, checkpoints.ENTRIES[name].auto_class).from_pretrained(path).eval()
-    ids = tokenizer(PROBE, return_tensors="pt")["input_ids"]
+    probe_inputs = checkpoints.ENTRIES[name].probe_inputs
+    inputs = (
+        probe_inputs(path, PROBE) if probe_inputs else {"input_ids": tokenizer(PROBE, return_tensors="pt")["input_ids"]}
+    )
     with torch.no_grad():
-        logits = model(input_ids=ids).logits
-    assert logits.shape == (1, ids.shape[1], len(tokenizer))
+        logits = model(**inputs).logits
+    assert logits.shape == (1, inputs["input_ids"].shape[1], len(tokenizer))
     assert torch.isfinite(logits).all()
     assert logits[0, -1].std() > 0.1, "next-token logits are nearly flat"
     # A one-element parameter (xIELU's learned alphas) has no other element to repeat.

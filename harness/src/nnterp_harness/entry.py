@@ -107,6 +107,9 @@ class Entry:
     - `unserved`: called on a release that has the type and runs its forward; why the
       family cannot serve its values there (its suite file skips with this reason, and
       the coverage record leaves the release out), or `None`.
+    - `probe_inputs`: for a model whose forward refuses text alone (Kosmos-2 asks for an
+      image), called with the checkpoint's path and the probe prompt; returns the
+      keyword inputs of the checkpoint checks' forward in place of the prompt's ids.
     """
 
     name: str
@@ -119,3 +122,4 @@ class Entry:
     processor: Callable[[Any, Any], Any] | None = None
     cannot_run: Callable[[], str | None] | None = None
     unserved: Callable[[], str | None] | None = None
+    probe_inputs: Callable[[Any, str], dict[str, Any]] | None = None

@@ -29,7 +29,7 @@ def _left_out(model_type: str) -> str | None:
     from .checkpoints import ENTRIES
 
     for entry in ENTRIES.values():
-        if entry.model_type.replace("-", "_") != model_type.replace("-", "_"):
+        if families.module_name(entry.model_type) != families.module_name(model_type):
             continue
         for check in (entry.cannot_run, entry.unserved):
             reason = check() if check is not None else None

@@ -16,12 +16,14 @@ import pytest
 import transformers
 from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
 
+from nnterp import families
+
 from . import locate
 
 
 def module_name(model_type: str) -> str:
-    """The family module's (and checkpoint's) name for `model_type`: ``-`` written ``_``."""
-    return model_type.replace("-", "_")
+    """The family module's (and checkpoint's) name for `model_type`, as `nnterp.families.module_name` spells it."""
+    return families.module_name(model_type)
 
 
 def has_model_type(model_type: str) -> bool:

@@ -153,10 +153,6 @@ UNSERVED: dict[str, Reason] = {
         "the prompt."
     ),
     "gemma3n": _timm("gemma3n", "The text family `gemma3n_text` is shipped; the image tower is MobileNet-V5."),
-    "glm5_next": Reason(
-        "Its text model is a new hybrid family (`glm5_next_text`, linear-attention and attention layers) that "
-        "nnterp does not ship; the tower and scatter are GLM-4V's."
-    ),
     "idefics": Reason(
         "IDEFICS (1) feeds perceiver-resampled image embeddings to gated cross-attention layers interleaved "
         "with its Llama-style decoder layers (`idefics`, no family shipped); there is no scatter into the token "
@@ -165,10 +161,6 @@ UNSERVED: dict[str, Reason] = {
     "instructblip": Reason(f"Over an OPT language model (family `opt` shipped). {_QUERY_TOKENS}"),
     "instructblipvideo": Reason(
         f"Over an OPT language model (family `opt` shipped), one Q-Former pass per frame. {_QUERY_TOKENS}"
-    ),
-    "kosmos-2.5": Reason(
-        "Kosmos-2.5 writes the projected Pix2Struct-style patch features into its own text decoder "
-        "(`kosmos_2_5_text_model`) by `image_embeds_position_mask`; nnterp ships no family for that text model."
     ),
     "molmo2": _torchvision_only(
         "Molmo2ImageProcessor", "Its text model (`molmo2_text`) is a family nnterp does not ship."

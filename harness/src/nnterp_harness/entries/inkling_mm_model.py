@@ -13,7 +13,13 @@ from .inkling_text import INKLING_SHAPE, embedding_norm_elsewhere
 #: of any size would need thousands; one channel keeps it at 2048 and every stage small. Four stages are as
 #: many as the plan has scales, which it fills without scipy.
 #: `hidden_size` sizes nothing in this tower (its widths follow the patch plan); it is shrunk so the config reads tiny.
-INKLING_TOWER = {"patch_size": 4, "temporal_patch_size": 2, "num_channels": 1, "num_hidden_layers": 4, "hidden_size": 64}
+INKLING_TOWER = {
+    "patch_size": 4,
+    "temporal_patch_size": 2,
+    "num_channels": 1,
+    "num_hidden_layers": 4,
+    "hidden_size": 64,
+}
 #: The audio embedding shrunk to two mel bins of four levels (no audio reaches the tests).
 INKLING_AUDIO = {"n_mel_bins": 2, "mel_vocab_size": 4}
 #: The processor's named tokens, from the added tokens.

@@ -18,8 +18,8 @@ SIDE = 32
 LATENT_QUERIES = 64
 #: The processor's grounding tags (`<image>`, `</image>`, `<phrase>`, ...), which it adds to the tokenizer.
 TAG_TOKENS = 11
-#: The patch index tokens the processor adds: a 4x4 grid of grounding locations.
-PATCH_INDEX_TOKENS = 16
+#: The patch index tokens the processor adds: a 2x2 grid of grounding locations.
+PATCH_INDEX_TOKENS = 4
 
 
 def _processor(tokenizer: Any, config: Any) -> Any:
@@ -32,6 +32,16 @@ def _processor(tokenizer: Any, config: Any) -> Any:
     # The processor takes no chat template argument; the attribute is saved beside it all the same.
     processor.chat_template = chat_template("")
     return processor
+
+
+def _probe_inputs(path: Any, prompt: str) -> dict[str, Any]:
+    """The prompt with a grey image: the wrapper's forward refuses a call without one."""
+    from PIL import Image
+    from transformers import AutoProcessor
+
+    processor = AutoProcessor.from_pretrained(path)
+    encoded = processor(images=Image.new("RGB", (SIDE, SIDE), (128, 128, 128)), text=prompt, return_tensors="pt")
+    return dict(encoded)
 
 
 ENTRIES = (
@@ -63,5 +73,6 @@ ENTRIES = (
         },
         auto_class="AutoModelForImageTextToText",
         processor=_processor,
+        probe_inputs=_probe_inputs,
     ),
 )

@@ -46,8 +46,11 @@ def _package(engine: str) -> str:
 
 
 def module_name(model_type: str) -> str:
-    """The file name (without ``.py``) of `model_type`'s family module: ``-`` written ``_``."""
-    return model_type.replace("-", "_")
+    """The file name (without ``.py``) of `model_type`'s family module: ``-`` and ``.`` written ``_``.
+
+    A Python module name holds neither: ``kosmos-2.5`` is ``kosmos_2_5``.
+    """
+    return model_type.replace("-", "_").replace(".", "_")
 
 
 def _transformers_types() -> Any:
@@ -61,8 +64,7 @@ def _spelling(name: str, types: Any) -> str | None:
     """Transformers' spelling of the type a module named `name` covers, or `None` when this release lacks it."""
     if name in types:
         return name
-    dashed = name.replace("_", "-")
-    return dashed if dashed in types else None
+    return next((model_type for model_type in types if module_name(model_type) == name), None)
 
 
 def _shipped(engine: str) -> list[str]:
