@@ -27,6 +27,7 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
 
+import nnterp  # noqa: E402,F401  # isort: skip  - defines anyio's typed-attribute classes, then imports nnsight
 import nnsight  # noqa: E402,F401  - before any transformers modeling module
 import pytest  # noqa: E402
 import torch  # noqa: E402

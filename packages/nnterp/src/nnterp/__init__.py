@@ -4,7 +4,8 @@
 the first time a checkpoint of its `model_type` is loaded.
 """
 
-import nnsight  # noqa: F401  - nnsight before any transformers modeling module
+from . import _anyio  # noqa: F401  # isort: skip  - anyio's typed-attribute classes before nnsight's `.save` mount
+import nnsight  # noqa: E402,F401  - nnsight before any transformers modeling module
 
 from .components import (
     Attention,
