@@ -136,10 +136,6 @@ UNSERVED: dict[str, Reason] = {
         "bidirectional (`is_causal = False`) and generates by iterated denoising, not next-token prediction; "
         "nnterp ships no `diffusion_gemma_text` family and has no standard values for a denoising step."
     ),
-    "ernie4_5_vl_moe": Reason(
-        "Its text model (`ernie4_5_vl_moe_text`, no family shipped) routes each token to text experts or vision "
-        "experts by modality; a mixture split by modality needs a mixture component nnterp does not have."
-    ),
     "evolla": Reason(
         "Not an image model: Evolla reads protein sequences (a SaProt encoder and a resampler) into its own "
         "decoder (`evolla`, no family shipped) through cross-attention aligner layers; there is no image tower "
@@ -161,9 +157,6 @@ UNSERVED: dict[str, Reason] = {
     "instructblip": Reason(f"Over an OPT language model (family `opt` shipped). {_QUERY_TOKENS}"),
     "instructblipvideo": Reason(
         f"Over an OPT language model (family `opt` shipped), one Q-Former pass per frame. {_QUERY_TOKENS}"
-    ),
-    "molmo2": _torchvision_only(
-        "Molmo2ImageProcessor", "Its text model (`molmo2_text`) is a family nnterp does not ship."
     ),
     "muse_glimmer": _torchvision_only(
         "MuseGlimmerImageProcessor", "Its text model (`muse_glimmer_text`) is a family nnterp does not ship."
@@ -209,9 +202,6 @@ UNSERVED: dict[str, Reason] = {
         f"An encoder-decoder: {_ENCODER_DECODER}UDOP's T5 encoder sums image patches with layout-positioned "
         "tokens (its forward requires word boxes, `bbox`) and its decoder reads them through cross-attention; "
         "nnterp ships no `udop` family."
-    ),
-    "unlimited_ocr": _torchvision_only(
-        "UnlimitedOcrImageProcessor", "Its text model (`unlimited_ocr_text`) is a family nnterp does not ship."
     ),
     "vision-encoder-decoder": Reason(
         f"A generic encoder-decoder: {_ENCODER_DECODER}any image encoder feeds any decoder through "

@@ -1,0 +1,121 @@
+"""ERNIE 4.5 VL's text model (`Ernie4_5_VLMoeTextModel`), served on `Ernie4_5_VLMoeForConditionalGeneration`.
+
+`h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))`.
+
+An ERNIE 4.5 MoE block (Llama's order, grouped-query attention) under a multimodal
+rotary embedding. The blocks `mlp_layer_types` marks `"sparse"` carry a mixture split
+by modality (`Ernie4_5_VLMoeMoeBlock`): the shared experts run on every token first,
+then, where the input's `moe_mm_token_type_ids` marks a vision token (an image token
+or its start and end token), the text tokens' rows go through the text mixture
+(`text_moe`: its own softmax router with a choice bias, `gate`, and its experts) and
+the vision tokens' rows through the vision mixture (`vision_moe`, narrower experts);
+each result is written into a zero tensor at its tokens' positions, and the module
+returns that plus the shared experts' output, with the two routers' logits scattered
+the same way. A text-only input runs the text mixture on every token.
+
+Of the mixture values the module serves `mlp_output` and `shared_expert_output`, both
+over every token. The routing values are unavailable (`MODALITY_SPLIT`): the text
+router and experts run on the text tokens' rows, `[text tokens, ...]`, and only then
+the vision router and experts on the vision tokens' rows, so the text tokens are routed
+before any vision token's logits exist and no tensor the routing reads holds every
+token. The logits the module returns, scattered back to every token, are a copy the
+routing never reads, and the routed sum is a zero tensor each half writes into in place
+before the shared experts are added. The native `text_moe` and `vision_moe` (each a
+router `gate` and `experts`) stay reachable under `layers[i].mlp`.
+
+The wrapper holds the text model under `model.language_model`, a Qwen-like packed
+ViT under `model.vision_tower` (`vision`: a linear patch embedding, a 2-D rotary
+embedding, one attention call per image, a final norm `ln`), and the resampler
+(`projector`: each 2x2 group of patches merged and projected, duplicated along time
+for an image and merged again, then projected to the text width and normed); the
+wrapper scatters the result in `Ernie4_5_VLMoeModel` (`image_features`).
+"""
+
+from transformers.models.ernie4_5_vl_moe.modeling_ernie4_5_vl_moe import (
+    Ernie4_5_VLMoeDecoderLayer,
+    Ernie4_5_VLMoeMLP,
+    Ernie4_5_VLMoeModel,
+    Ernie4_5_VLMoeMoeBlock,
+    Ernie4_5_VLMoeTextAttention,
+    Ernie4_5_VLMoeVisionAttention,
+    Ernie4_5_VLMoeVisionBlock,
+    Ernie4_5_VLMoeVisionTransformerPretrainedModel,
+    Ernie4_5VLVisionMLP,
+)
+
+from nnterp.components import ImageScatter, QwenVisionAttention, VisionLayer, VisionMlp, unavailable
+from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME, QwenVision
+from nnterp.families import ernie4_5_moe
+
+RENAME = {
+    **WRAPPED_TEXT_RENAME,
+    "model.vision_tower": "vision",
+    "model.resampler_model": "projector",
+    **QWEN_TOWER_RENAME,
+    # The tower's final norm; a bare name, since the text model's `norm` holds the alias at the root
+    # (the resampler's inner norms, also `ln`, take it too).
+    "ln": "norm",
+}
+
+#: Why the routing values have no tensor over every token.
+MODALITY_SPLIT = (
+    "the mixture is split by modality: the text router and experts run on the text tokens' rows, then the vision "
+    "router and experts on the vision tokens' rows, so no tensor the routing reads holds every token's routing "
+    "(the native text_moe and vision_moe hold each half)"
+)
+
+
+class Layer(ernie4_5_moe.Layer):
+    """ERNIE 4.5 VL's text block; ERNIE 4.5 MoE's Llama order, so that class holds."""
+
+
+class Attention(ernie4_5_moe.Attention):
+    """ERNIE 4.5 VL's text attention; the shared eager interface after the multimodal rotary, so the base holds."""
+
+
+class Mlp(ernie4_5_moe.Mlp):
+    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
+
+
+class Moe(ernie4_5_moe.Moe):
+    """ERNIE 4.5 VL's mixture split by modality: text and vision mixtures on their own tokens, shared experts first.
+
+    `num_experts`, `top_k` and `intermediate_size` are the text mixture's; the vision
+    mixture has as many experts and slots, and its experts' width is
+    `vision_intermediate_size`.
+    """
+
+    ROUTER = "text_moe"
+    EXPERTS = "text_moe"
+
+    @property
+    def intermediate_size(self) -> int:
+        """One text expert's width."""
+        return self.text_moe.experts._module.intermediate_dim
+
+    @property
+    def vision_intermediate_size(self) -> int:
+        """One vision expert's width."""
+        return self.vision_moe.experts._module.intermediate_dim
+
+    router_logits = unavailable(MODALITY_SPLIT)
+    expert_weights = unavailable(MODALITY_SPLIT)
+    expert_indices = unavailable(MODALITY_SPLIT)
+    expert_outputs = unavailable(MODALITY_SPLIT)
+    routed_output = unavailable(
+        f"{MODALITY_SPLIT}; each half is written into a zero tensor in place and the shared experts are added "
+        "by an operator, so no call's output holds the routed sum"
+    )
+
+
+ENVOYS = {
+    Ernie4_5_VLMoeDecoderLayer: Layer,
+    Ernie4_5_VLMoeTextAttention: Attention,
+    Ernie4_5_VLMoeMLP: Mlp,
+    Ernie4_5_VLMoeMoeBlock: Moe,
+    Ernie4_5_VLMoeVisionTransformerPretrainedModel: QwenVision,
+    Ernie4_5_VLMoeVisionBlock: VisionLayer,
+    Ernie4_5_VLMoeVisionAttention: QwenVisionAttention,
+    Ernie4_5VLVisionMLP: VisionMlp,
+    Ernie4_5_VLMoeModel: ImageScatter,
+}
