@@ -95,17 +95,6 @@ NO_TORCHVISION = (
 )
 
 
-def _torchvision_only(name: str, lead: str) -> Reason:
-    """A type whose only image processor is the torchvision class `name`."""
-    return Reason(
-        f"{lead} Its only image processor, `{name}`, is a torchvision class: {NO_TORCHVISION}; serving it needs "
-        "a hand-written PIL/NumPy processor in its entry, as `nemotron_h_omni` has.",
-        _torchvision_processor(name),
-        ImportError,
-        _needs_torchvision(name),
-    )
-
-
 def _timm(model_type: str, lead: str) -> Reason:
     """A type whose vision tower is timm's, through `TimmWrapperModel`."""
     return Reason(
@@ -158,12 +147,6 @@ UNSERVED: dict[str, Reason] = {
     "instructblipvideo": Reason(
         f"Over an OPT language model (family `opt` shipped), one Q-Former pass per frame. {_QUERY_TOKENS}"
     ),
-    "muse_glimmer": _torchvision_only(
-        "MuseGlimmerImageProcessor", "Its text model (`muse_glimmer_text`) is a family nnterp does not ship."
-    ),
-    "muse_spark": _torchvision_only(
-        "MuseGlimmerImageProcessor", "Its text model (`muse_spark_text`) is a family nnterp does not ship."
-    ),
     "perception_lm": _timm(
         "perception_lm",
         "A Llama text model (family `llama` shipped); its image processor `PerceptionLMImageProcessor` is a "
@@ -189,9 +172,6 @@ UNSERVED: dict[str, Reason] = {
         _torchvision_processor("PPFormulaNetImageProcessor"),
         ImportError,
         _needs_torchvision("PPFormulaNetImageProcessor"),
-    ),
-    "step3p7": _torchvision_only(
-        "Step3p7ImageProcessor", "Its text model (`step3p5`) is a family nnterp does not ship."
     ),
     "t5gemma2": Reason(
         f"An encoder-decoder: {_ENCODER_DECODER}T5Gemma 2 scatters the SigLIP features into its encoder's "
