@@ -389,6 +389,12 @@ class FamilySuite:
 
     @pytest.fixture(scope="class")
     @classmethod
+    def block_reads(cls, model: Any) -> dict[str, dict[int, torch.Tensor]]:
+        """The clean prompt's block values by key, filled by `read_available` and shared by the tests that inspect them."""
+        return {}
+
+    @pytest.fixture(scope="class")
+    @classmethod
     def clean(cls, model: Any) -> dict[str, torch.Tensor]:
         """One unedited run of `PROMPT`: its ids and logits."""
 
@@ -479,6 +485,19 @@ class FamilySuite:
 
     def read_one(self, model: Any, key: str, block: int, prompt: Any = PROMPT) -> torch.Tensor:
         return self.read_on_blocks(model, key, [block], prompt)[0]
+
+    def read_available(
+        self, model: Any, key: str, reads: dict[str, dict[int, torch.Tensor]]
+    ) -> dict[int, torch.Tensor]:
+        """`key` on every block `support()` says has it, by block: one trace of `PROMPT`, the first time it is asked.
+
+        The tests that only inspect what a read returns (its type, its layout) share the
+        one read through the class's `block_reads`, rather than tracing once each.
+        """
+        if key not in reads:
+            blocks = self.available_blocks(model, key)
+            reads[key] = dict(zip(blocks, self.read_on_blocks(model, key, blocks)))
+        return reads[key]
 
     def block_keys(self, model: Any) -> list[str]:
         """Every block value's support key, in the order `support()` lists them."""
@@ -794,13 +813,13 @@ class FamilySuite:
             if index:
                 assert torch.equal(value, read[index - 1][2]), f"block {index} does not take block {index - 1}'s output"
 
-    def test_every_value_reads_a_tensor_on_every_layer(self, model):
+    def test_every_value_reads_a_tensor_on_every_layer(self, model, block_reads):
         for key in self.block_keys(model):
             if not self.available(model, key):
                 continue
-            blocks = self.available_blocks(model, key)
-            assert blocks, f"{key} is available on no block"
-            for index, value in zip(blocks, self.read_on_blocks(model, key, blocks)):
+            values = self.read_available(model, key, block_reads)
+            assert values, f"{key} is available on no block"
+            for index, value in values.items():
                 assert isinstance(value, torch.Tensor), f"{key} on block {index} is a {type(value).__name__}"
                 assert value.numel() > 0, f"{key} on block {index} is empty"
 
@@ -1164,7 +1183,7 @@ class FamilySuite:
 
             assert moved(run(model, zero_head), clean["logits"]), "a zeroed head did not move the logits"
 
-    def test_every_source_value_resolves_on_every_layer(self, model):
+    def test_every_source_value_resolves_on_every_layer(self, model, block_reads):
         checked = 0
         for key in self.block_keys(model):
             prefix, name = split_key(key)
@@ -1175,7 +1194,7 @@ class FamilySuite:
             attr = type(host).values()[name]
             if not attr.inside_forward() or not self.available(model, key):
                 continue
-            for index, value in zip(blocks, self.read_on_blocks(model, key, blocks)):
+            for index, value in self.read_available(model, key, block_reads).items():
                 assert isinstance(value, torch.Tensor), f"{key} on block {index}"
             checked += 1
         if not checked:
@@ -1365,7 +1384,7 @@ class FamilySuite:
 
     # == layouts =============================================================================
 
-    def test_values_match_their_annotations(self, model):
+    def test_values_match_their_annotations(self, model, block_reads):
         checked = 0
         for name, attr in root_values(model).items():
             layout = attr.layout
@@ -1385,7 +1404,7 @@ class FamilySuite:
                     if not self.available(model, key) or support.get(key) is not None:
                         continue
                     seen.add((type(host), name))
-                    value = self.read_one(model, key, index)
+                    value = self.read_available(model, key, block_reads)[index]
                     self._check_layout(host, f"layers.{index}.{key}", value, attr)
                     checked += 1
         assert checked, "no value with a layout was read"
