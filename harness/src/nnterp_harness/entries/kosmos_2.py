@@ -8,7 +8,7 @@ index tokens the processor adds to the tokenizer extend the text vocabulary.
 
 from typing import Any
 
-from ..entry import Entry
+from ..entry import Entry, redraw_by_name
 from ..tokenizer import VOCAB_SIZE, special_token_ids
 from ..vision import chat_template
 
@@ -32,6 +32,21 @@ def _processor(tokenizer: Any, config: Any) -> Any:
     # The processor takes no chat template argument; the attribute is saved beside it all the same.
     processor.chat_template = chat_template("")
     return processor
+
+
+def _redraw(model: Any) -> None:
+    """The same weights on every release (5.20 initialises the modules in another order), the norms near one.
+
+    `redraw_by_name` draws a norm near one by its `norm.weight` ending; the attention's
+    `inner_attn_ln` is a norm by another name, drawn near one here.
+    """
+    import torch
+
+    redraw_by_name(model)
+    generator = torch.Generator().manual_seed(1)
+    for name, param in sorted(model.named_parameters()):
+        if name.endswith("inner_attn_ln.weight"):
+            param.copy_(1 + 0.1 * torch.randn(param.shape, generator=generator, dtype=param.dtype))
 
 
 def _probe_inputs(path: Any, prompt: str) -> dict[str, Any]:
@@ -74,5 +89,6 @@ ENTRIES = (
         auto_class="AutoModelForImageTextToText",
         processor=_processor,
         probe_inputs=_probe_inputs,
+        prepare=_redraw,
     ),
 )
