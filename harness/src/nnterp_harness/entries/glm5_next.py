@@ -5,8 +5,8 @@ from .glm4v import GLM_VISION_TOKENS, SIDE, glm_processor
 
 
 def release_named_layer_types(model) -> None:
-    """Save the indexed blocks as `full_attention`: 5.17 names them `deepseek_sparse_attention` and later releases
-    `indexed_attention`, each rejects the other's name, and each maps `full_attention` to its own on load."""
+    """Save the indexed blocks as `full_attention`, the one name every release reads as its own (5.24 writes
+    back `indexed_attention`, which 5.17 rejects)."""
     text = model.config.text_config
     text.layer_types = [
         "linear_attention" if kind == "linear_attention" else "full_attention" for kind in text.layer_types
@@ -27,7 +27,9 @@ GLM5_NEXT_TEXT = {
     "n_routed_experts": 8,
     "n_shared_experts": 1,
     "num_hidden_layers": 3,
-    "layer_types": ["indexed_attention", "indexed_attention", "linear_attention"],
+    # `full_attention` for the indexed blocks: 5.17 names them `deepseek_sparse_attention` and later releases
+    # `indexed_attention`, each rejects the other's name, and each reads `full_attention` as its own.
+    "layer_types": ["full_attention", "full_attention", "linear_attention"],
     "indexer_types": ["full", "shared", "full"],
     "mlp_layer_types": ["dense", "sparse", "dense"],
     "num_attention_heads": 4,
