@@ -353,8 +353,12 @@ def _visits(model: Any) -> dict[str, int]:
         return original(provider, value)
 
     interleaver.handle = recording
+    from nnterp.order import _probe_inputs
+
+    # The probe `order()` runs: with a small image where the load has a processor and an image reaches the model.
+    prompt, inputs = _probe_inputs(model, PROBE_PROMPT)
     try:
-        with model.trace(PROBE_PROMPT):
+        with model.trace(prompt, **inputs):
             model.output  # noqa: B018 - a request, so the run has a worker
     finally:
         del interleaver.handle
@@ -627,8 +631,17 @@ def extract(model_type: str) -> dict[str, Any]:
         try:
             visits = _visits(model)
         except Exception as error:  # no run: the parts keep module order
-            visits = {}
-            data["problems"].append(f"the probe run fails: {type(error).__name__}: {error}")
+            visits = None
+            if (path / "processor_config.json").is_file() or (path / "preprocessor_config.json").is_file():
+                # A wrapper whose forward refuses text alone (Kosmos-2) is read as the image-text-to-text load.
+                model = _load(path, dispatch=True, attn_implementation="eager", task="image-text-to-text")
+                try:
+                    visits = _visits(model)
+                except Exception:  # the first error is the one the page reports
+                    visits = None
+            if visits is None:
+                visits = {}
+                data["problems"].append(f"the probe run fails: {type(error).__name__}: {error}")
         data["sizes"] = _sizes(model, module)
         data["root"] = _root(model, default, visits)
         data["blocks"] = [_block(model, default, index, visits) for index in range(len(model.layers))]

@@ -47,10 +47,14 @@ def _probe_inputs(model: Any, prompt: str) -> tuple[str, dict[str, Any]]:
     import numpy as np
     from PIL import Image
 
-    content = [{"type": "image"}, {"type": "text", "text": prompt}]
-    text = model.processor.apply_chat_template(
-        [{"role": "user", "content": content}], add_generation_prompt=True, tokenize=False
-    )
+    if getattr(model.processor, "chat_template", None) is None:
+        # A processor with no chat template places the image itself (Kosmos-2's): the bare prompt.
+        text = prompt
+    else:
+        content = [{"type": "image"}, {"type": "text", "text": prompt}]
+        text = model.processor.apply_chat_template(
+            [{"role": "user", "content": content}], add_generation_prompt=True, tokenize=False
+        )
     # A PIL image: some processors (Idefics 2's) take no bare array.
     pixels = np.full((PROBE_IMAGE_SIDE, PROBE_IMAGE_SIDE, 3), 128, dtype=np.uint8)
     return text, {"images": [Image.fromarray(pixels)]}

@@ -139,8 +139,16 @@ def vision_of(envoy: Any) -> Vision:
 
 
 def no_tower_run(envoy: Any) -> str | None:
-    """The predicate every tower value carries: why no image reaches the tower above `envoy`, or `None`."""
-    return vision_of(envoy).no_images()
+    """The predicate every tower value carries: why no image reaches the tower above `envoy`, or `None`.
+
+    A tower block's class can serve outside the tower too (Molmo 2's adapter pools with the
+    tower's attention class); there it has no tower values, and says so.
+    """
+    try:
+        vision = vision_of(envoy)
+    except LookupError:
+        return f"{envoy.path} is a tower module's class outside the vision tower: it serves no tower values"
+    return vision.no_images()
 
 
 def image_token_id(envoy: Any) -> str | None:
