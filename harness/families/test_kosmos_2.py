@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 import torch
 
-from nnterp import StandardizedTransformer
 from nnterp.components.vision import VisionAttention, VisionLayer, VisionMlp
 from nnterp_harness import locate
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import FamilySuite, moved, rows
+from nnterp_harness.suite import moved
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("kosmos-2")
@@ -115,48 +114,3 @@ class TestKosmos2Vision(VisionSuite):
         with torch.no_grad():
             expected = torch.nn.functional.normalize(norm(tower), dim=-1)
         assert torch.equal(received, expected)
-
-
-class TestKosmos2Text(FamilySuite):
-    CHECKPOINT = CHECKPOINT
-    FAMILY = FAMILY
-    NATIVE = rows(
-        "model", "layers", "embed_tokens", "layer_norm", ln1="self_attn_layer_norm", ln2="final_layer_norm", mlp="ffn"
-    )
-    MLP_WIDTH_KEY = "ffn_dim"
-    PREMIX_IS_HEAD_OUTPUTS = False
-    NEURONS_FROM_ACTIVATION = False
-    # Read only by the order test, since both fixtures are overridden: no auto class builds the text model
-    # from a path, so its lazy and fresh loads are the wrapper's, whose text blocks are the text model's.
-    LOAD_KWARGS = {"task": "image-text-to-text", "processor": TestKosmos2Vision.LOAD_KWARGS["processor"]}
-
-    @pytest.fixture(scope="class")
-    @classmethod
-    def model(cls, checkpoint: Path) -> Any:
-        from transformers import AutoTokenizer
-
-        return StandardizedTransformer(text_module(checkpoint), tokenizer=AutoTokenizer.from_pretrained(checkpoint))
-
-    @pytest.fixture(scope="class")
-    @classmethod
-    def raw_model(cls, checkpoint: Path) -> Any:
-        import nnsight
-        from transformers import AutoTokenizer
-
-        return nnsight.TransformersModel(text_module(checkpoint), tokenizer=AutoTokenizer.from_pretrained(checkpoint))
-
-    def test_the_wrapper_refuses_a_text_only_call(self, checkpoint):
-        wrapper = StandardizedTransformer(str(checkpoint), dispatch=True, attn_implementation="eager")
-        assert type(wrapper._module).__name__ == "Kosmos2ForConditionalGeneration"
-        with pytest.raises(ValueError, match="specify either `pixel_values` or `image_embeds`"):
-            with wrapper.trace("The Eiffel Tower is in"):
-                wrapper.logits.save()
-
-    def test_the_neurons_are_the_normed_activation(self, model):
-        mlp = model.layers[0].mlp
-        box = []
-        with model.trace("The Eiffel Tower is in"):
-            box.append((mlp.mlp_activation.save(), mlp.mlp_neurons.save()))
-        activation, neurons = box[0]
-        with torch.no_grad():
-            assert torch.equal(neurons, mlp._module.ffn_layernorm(activation))

@@ -9,7 +9,6 @@ import torch
 
 from nnterp.components import VisionAttention, VisionLayer, VisionMlp
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import PROMPT, FamilySuite, rows, run
 from nnterp_harness.vision import VisionSuite, image, prompt_for
 
 skip_unless_known("molmo2")
@@ -78,23 +77,3 @@ class TestMolmo2Vision(VisionSuite):
         mask, tower, features = box[0]
         assert tower.shape[0] == 4
         assert int(mask.sum()) == features.shape[0] == 12
-
-
-class TestMolmo2Text(FamilySuite):
-    CHECKPOINT = "molmo2"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = {"task": "image-text-to-text", "processor": PROCESSOR}
-
-    def test_input_accessors(self, model):
-        # The processor writes the tokenizer's bos token ahead of every prompt that lacks it.
-        def body(m):
-            return m.input_ids, torch.tensor(m.input_size), m.attention_mask
-
-        ids, size, mask = run(model, body)
-        tokens = model.tokenizer(PROMPT, return_tensors="pt")["input_ids"]
-        bos = torch.tensor([[model.tokenizer.bos_token_id]])
-        assert torch.equal(ids.cpu(), torch.cat([bos, tokens], dim=1)), "input_ids are not bos and the prompt's tokens"
-        assert tuple(size.tolist()) == tuple(ids.shape)
-        assert tuple(mask.shape) == tuple(ids.shape)
-        assert bool((mask == 1).all())

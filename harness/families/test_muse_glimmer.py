@@ -11,7 +11,6 @@ import torch
 
 from nnterp.components import VisionLayer, VisionMlp
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.vision import prompt_for
 
@@ -114,39 +113,3 @@ class TestMuseGlimmerVision(QwenVisionSuite):
         expected = native.perception_emb_norm(native.vision_projection(projected))
         assert torch.allclose(features, expected, atol=1e-6)
         assert torch.allclose(features.pow(2).mean(-1), torch.ones(()), atol=1e-3)
-
-
-class TestMuseGlimmerText(FamilySuite):
-    CHECKPOINT = "muse_glimmer"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = {"task": "image-text-to-text", "processor": PROCESSOR}
-    MLP_NORM = "pre_feedforward_layernorm"
-    PREMIX_IS_HEAD_OUTPUTS = False
-
-    def test_the_contribution_is_the_post_norm_not_the_module_output(self, model):
-        block = model.layers[0]
-        with model.trace(PROMPT):
-            returned = block.self_attn.output.save()
-            attn = block.self_attn.attention_output.save()
-            normed = block.post_attention_layernorm.output.save()
-        assert torch.equal(attn, normed) and not torch.equal(attn, returned[0])
-
-    def test_logits_are_the_scaled_softcapped_head(self, model):
-        with model.trace(PROMPT):
-            head = model.lm_head_output.save()
-            logits = model.logits.save()
-        config = model.config.get_text_config()
-        cap, scale = config.final_logit_softcapping, config.output_multiplier
-        assert cap and scale != 1 and not torch.equal(head, logits)
-        assert torch.allclose(logits, cap * torch.tanh(head * scale / cap), atol=1e-5)
-
-    def test_the_last_block_has_no_rotary(self, model):
-        config = model.config.get_text_config()
-        assert config.layer_rope_theta[-1] == 0 and all(config.layer_rope_theta[:-1])
-        assert config.layer_types[-1] == "full_attention" and config.layer_types[0] == "sliding_attention"
-
-    def test_the_embedding_is_normed(self, model):
-        with model.trace(PROMPT):
-            embedded = model.embed_tokens.output.save()
-        assert torch.allclose(embedded.pow(2).mean(-1), torch.ones(()), atol=1e-3)

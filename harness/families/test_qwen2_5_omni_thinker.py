@@ -9,7 +9,6 @@ import torch
 
 from nnterp_harness.entries.qwen2_5_omni_thinker import thinker_model_missing, thinker_processor
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.towers import PerImageHeadsChecks, QwenVisionSuite, WindowOrderChecks
 from nnterp_harness.vision import prompt_for
 
@@ -60,10 +59,3 @@ class TestQwen2_5OmniThinkerVision(ThinkerChecks, PerImageHeadsChecks, WindowOrd
     CHECKPOINT = "qwen2_5_omni_thinker"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}
-
-
-class TestQwen2_5OmniText(FamilySuite):
-    CHECKPOINT = "qwen2_5_omni_thinker"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = {"task": "image-text-to-text", "processor": PROCESSOR}

@@ -8,13 +8,9 @@ import pytest
 
 from nnterp_harness.entries.qwen2_5_omni_thinker import thinker_processor
 from nnterp_harness.entries.qwen3_omni_moe_thinker import thinker_model_missing
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.towers import (
-    NO_TAP,
     DeepstackChecks,
-    DeepstackTextChecks,
     MergerChecks,
     PerImageHeadsChecks,
     QwenVisionSuite,
@@ -36,18 +32,3 @@ class TestQwen3OmniMoeThinkerVision(ThinkerChecks, DeepstackChecks, MergerChecks
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}
     THINKER_MODEL = "Qwen3OmniMoeThinkerModel"
-
-
-class TestQwen3OmniMoeText(MixtureChecks, DeepstackTextChecks, FamilySuite):
-    CHECKPOINT = "qwen3_omni_moe_thinker"
-    FAMILY = FAMILY
-    NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
-    LOAD_KWARGS = {"task": "image-text-to-text", "processor": PROCESSOR}
-    # No block has a shared expert: the mixtures say so, and the dense block has no mixture at all.
-    EXPECTED_UNAVAILABLE = {**NO_TAP, **ROUTED_EXPERTS, "mlp.shared_expert_output": "has no shared"}
-    MOE_UNAVAILABLE = {"shared_expert_output": "this mixture has no shared expert"}
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
-
-    def test_the_checkpoint_holds_each_mlp_kind(self, model):
-        kinds = [type(block.mlp) for block in model.layers]
-        assert kinds == [FAMILY.Moe, FAMILY.Moe, FAMILY.Mlp], kinds
