@@ -86,12 +86,25 @@ def make_model(entry: Entry) -> PreTrainedModel:
     """The randomly initialised float32 model of ``entry``, in eval mode."""
     config = make_config(entry)
     torch.manual_seed(SEED)
-    model = getattr(transformers, entry.auto_class).from_config(config, dtype=torch.float32)
+    dtype = torch.float64 if entry.init_in_float64 else torch.float32
+    model = getattr(transformers, entry.auto_class).from_config(config, dtype=dtype)
     _perturb_constants(model, SEED + 1)
     if entry.prepare is not None:
         with torch.no_grad():
             entry.prepare(model)
+    if entry.init_in_float64:
+        model = model.to(torch.float32)
+        _stamp_float32(model.config)
     return model.eval()
+
+
+def _stamp_float32(config: transformers.PretrainedConfig) -> None:
+    """Set ``dtype`` to float32 on `config` and each of its sub-configs, as a float32 build writes them."""
+    config.dtype = torch.float32
+    for key in getattr(config, "sub_configs", {}):
+        sub = getattr(config, key, None)
+        if isinstance(sub, transformers.PretrainedConfig):
+            _stamp_float32(sub)
 
 
 def sha256_file(path: Path) -> str:

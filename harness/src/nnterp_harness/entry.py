@@ -110,6 +110,11 @@ class Entry:
     - `probe_inputs`: for a model whose forward refuses text alone (Kosmos-2 asks for an
       image), called with the checkpoint's path and the probe prompt; returns the
       keyword inputs of the checkpoint checks' forward in place of the prompt's ids.
+    - `init_in_float64`: initialise in float64 and round to float32. An init that runs
+      transcendental functions or a factorisation (Mamba's `A_log` and `dt_proj.bias`,
+      RWKV's orthogonal matrices) rounds its last float32 bit differently on other CPUs
+      and math libraries; computed in float64, the rounding to float32 is the same on
+      every machine, so the checkpoint rebuilds bit for bit wherever it is built.
     """
 
     name: str
@@ -123,3 +128,4 @@ class Entry:
     cannot_run: Callable[[], str | None] | None = None
     unserved: Callable[[], str | None] | None = None
     probe_inputs: Callable[[Any, str], dict[str, Any]] | None = None
+    init_in_float64: bool = False

@@ -14,4 +14,4 @@ FALCON_MAMBA_SHAPE = {
     "mixer_rms_eps": 1e-5,
 }
 
-ENTRIES = (Entry("falcon_mamba", "falcon_mamba", FALCON_MAMBA_SHAPE),)
+ENTRIES = (Entry("falcon_mamba", "falcon_mamba", FALCON_MAMBA_SHAPE, init_in_float64=True),)

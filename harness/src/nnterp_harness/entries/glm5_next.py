@@ -88,5 +88,6 @@ ENTRIES = (
         auto_class="AutoModelForImageTextToText",
         processor=glm_processor(SIDE, "Glm5NextImageProcessorPil", "glm5_next"),
         prepare=release_named_layer_types,
+        init_in_float64=True,
     ),
 )

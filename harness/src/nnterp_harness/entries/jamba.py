@@ -53,4 +53,4 @@ JAMBA_SHAPE = {
     "tie_word_embeddings": True,
 }
 
-ENTRIES = (Entry("jamba", "jamba", JAMBA_SHAPE, prepare=redraw),)
+ENTRIES = (Entry("jamba", "jamba", JAMBA_SHAPE, prepare=redraw, init_in_float64=True),)

@@ -13,4 +13,4 @@ MAMBA_SHAPE = {
     "tie_word_embeddings": True,
 }
 
-ENTRIES = (Entry("mamba", "mamba", MAMBA_SHAPE),)
+ENTRIES = (Entry("mamba", "mamba", MAMBA_SHAPE, init_in_float64=True),)

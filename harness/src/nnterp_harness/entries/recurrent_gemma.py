@@ -18,4 +18,4 @@ RECURRENT_GEMMA_SHAPE = {
     "tie_word_embeddings": True,
 }
 
-ENTRIES = (Entry("recurrent_gemma", "recurrent_gemma", RECURRENT_GEMMA_SHAPE),)
+ENTRIES = (Entry("recurrent_gemma", "recurrent_gemma", RECURRENT_GEMMA_SHAPE, init_in_float64=True),)

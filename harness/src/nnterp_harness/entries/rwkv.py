@@ -12,4 +12,4 @@ RWKV_SHAPE = {
     "tie_word_embeddings": False,
 }
 
-ENTRIES = (Entry("rwkv", "rwkv", RWKV_SHAPE),)
+ENTRIES = (Entry("rwkv", "rwkv", RWKV_SHAPE, init_in_float64=True),)

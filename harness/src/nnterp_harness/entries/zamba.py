@@ -31,4 +31,4 @@ ZAMBA_SHAPE = {
     "tie_word_embeddings": True,
 }
 
-ENTRIES = (Entry("zamba", "zamba", ZAMBA_SHAPE, prepare=distinct_decays),)
+ENTRIES = (Entry("zamba", "zamba", ZAMBA_SHAPE, prepare=distinct_decays, init_in_float64=True),)
