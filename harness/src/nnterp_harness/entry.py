@@ -82,7 +82,9 @@ def redraw_by_name(model: Any, legacy: dict[str, str] | None = None) -> None:
         params[name] = param
     for name in sorted(params):
         param = params[name]
-        noise = torch.randn(param.shape, generator=generator, dtype=param.dtype)
+        # Drawn in float32 whatever the parameter's dtype: a release that keeps some modules in float32
+        # under a float64 build must not change how much of the stream a draw takes.
+        noise = torch.randn(param.shape, generator=generator, dtype=torch.float32)
         param.copy_(1 + 0.1 * noise if name.endswith("norm.weight") else INIT_STD * noise)
 
 

@@ -1,4 +1,4 @@
-from ..entry import GROUPED_TOP_K_SHAPE, INIT_STD, MAX_POSITIONS, Entry
+from ..entry import GROUPED_TOP_K_SHAPE, INIT_STD, MAX_POSITIONS, Entry, redraw_by_name
 from ..tokenizer import special_token_ids
 from ..vision import WRAPPED_VOCAB, image_token_id
 from .glm4v import GLM_VISION_TOKENS, SIDE, glm_processor
@@ -6,11 +6,13 @@ from .glm4v import GLM_VISION_TOKENS, SIDE, glm_processor
 
 def release_named_layer_types(model) -> None:
     """Save the indexed blocks as `full_attention`, the one name every release reads as its own (5.24 writes
-    back `indexed_attention`, which 5.17 rejects)."""
+    back `indexed_attention`, which 5.17 rejects), and draw the weights by name: the releases initialise the
+    modules in another order, which shifts the shared random stream."""
     text = model.config.text_config
     text.layer_types = [
         "linear_attention" if kind == "linear_attention" else "full_attention" for kind in text.layer_types
     ]
+    redraw_by_name(model)
 
 
 #: GLM-5.3-Flash's text model in miniature, inside two hyper-connection streams: an indexed latent attention block
@@ -88,6 +90,5 @@ ENTRIES = (
         auto_class="AutoModelForImageTextToText",
         processor=glm_processor(SIDE, "Glm5NextImageProcessorPil", "glm5_next"),
         prepare=release_named_layer_types,
-        init_in_float64=True,
     ),
 )
