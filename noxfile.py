@@ -20,6 +20,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import sys
 import tempfile
 
 import nox
@@ -27,6 +28,8 @@ import nox
 #: The transformers releases the matrix tests: the floor, one in the middle, the newest.
 TRANSFORMERS = ["5.17.0", "5.20.2", "5.24.0"]
 TORCH = "torch==2.13.0"
+#: The oldest Python each release of the matrix installs on: transformers' own `Requires-Python`.
+REQUIRES_PYTHON = {"5.17.0": (3, 10), "5.20.2": (3, 10), "5.24.0": (3, 11)}
 NNSIGHT = "nnsight==0.8.1"
 
 nox.options.sessions = ["tests", "demo", "lint"]
@@ -43,6 +46,16 @@ ENV = {
 }
 
 
+def require_python(session: nox.Session, transformers: str) -> None:
+    """Skip, naming the reason, a session whose transformers release does not install on this interpreter."""
+    needed = REQUIRES_PYTHON.get(transformers, (3, 10))
+    if sys.version_info[:2] < needed:
+        version = ".".join(map(str, needed))
+        session.skip(
+            f"transformers {transformers} requires Python {version}; this interpreter is {sys.version.split()[0]}"
+        )
+
+
 def install_stack(session: nox.Session, transformers: str | None = None) -> None:
     """torch first, then nnsight and the pinned transformers, then the monorepo's packages."""
     index = os.environ.get("NNTERP_TORCH_INDEX")
@@ -55,6 +68,7 @@ def install_stack(session: nox.Session, transformers: str | None = None) -> None
 @nox.parametrize("transformers", TRANSFORMERS)
 def tests(session: nox.Session, transformers: str) -> None:
     """The per-family suites, the harness's checkpoint checks and the root tests, on one transformers release."""
+    require_python(session, transformers)
     install_stack(session, transformers)
     workers = os.environ.get("NNTERP_TEST_WORKERS", "2")
     session.run(
@@ -140,6 +154,7 @@ SITE_TOOLS = [
 
 def build_site(session: nox.Session) -> str:
     """Install the stack and the site's tools, build the site strictly, and return its folder."""
+    require_python(session, TRANSFORMERS[-1])
     install_stack(session, TRANSFORMERS[-1])
     # Editable, as the site tells readers to install it: the pages find the tiny checkpoints from anywhere.
     session.install("-e", "./packages/nnterp", *SITE_TOOLS)
@@ -162,8 +177,15 @@ def ensure_chromium(session: nox.Session) -> None:
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Build the mkdocs-material site strictly, the encyclopedia generated from the family modules."""
-    build_site(session)
+    """Build the mkdocs-material site strictly, the encyclopedia generated from the family modules.
+
+    `nox -s docs -- DIR` leaves the built site in DIR (the Pages workflow serves `site-build`).
+    """
+    out = build_site(session)
+    if session.posargs:
+        dest = os.path.abspath(session.posargs[0])
+        shutil.rmtree(dest, ignore_errors=True)
+        shutil.copytree(out, dest)
 
 
 @nox.session(tags=["ci"])

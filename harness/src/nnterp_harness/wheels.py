@@ -159,12 +159,11 @@ import torch
 from nnterp import StandardizedTransformer
 
 model = StandardizedTransformer(sys.argv[1], attn_implementation="eager")
+rows = []  # bound before the trace: a name first bound inside the block does not outlive it
 with torch.no_grad(), model.trace("The Eiffel Tower is in the city of"):
-    rows = [
-        (layer.layer_input.save(), layer.self_attn.attention_output.save(), layer.mlp.mlp_output.save(),
-         layer.layer_output.save())
-        for layer in model.layers
-    ]
+    for layer in model.layers:
+        rows.append((layer.layer_input.save(), layer.self_attn.attention_output.save(),
+                     layer.mlp.mlp_output.save(), layer.layer_output.save()))
     logits = model.logits.save()
 lens = model.project_on_vocab(rows[-1][3])
 print(json.dumps({
