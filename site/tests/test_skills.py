@@ -248,3 +248,22 @@ def test_every_skill_links_its_page(name: str) -> None:
         candidates = [DOCS / f"{path}.md", DOCS / path / "index.md"] if path else [DOCS / "index.md"]
         generated = path.startswith(encyclopedia.SECTION + "/")
         assert generated or any(c.is_file() for c in candidates), f"skills/{name} links {SITE_URL}{link}, which no page serves"
+
+
+def test_the_values_skill_says_what_a_wrapper_does_under_the_default_task() -> None:
+    """A wrapper registered as a causal LM loads for text with an empty `vision.support()`; any other refuses in one line."""
+    from nnterp import StandardizedTransformer
+    from nnterp.inspect import tiny_checkpoint
+
+    text = _text("nnterp-values")
+    assert "loads for text with no processor (`vision.support()` is `{}`" in text
+    assert "is refused, lazily and with\n  `dispatch=True` alike" in text
+    gemma3 = StandardizedTransformer(tiny_checkpoint("gemma3"))
+    assert gemma3.vision.support() == {}
+    for dispatch in (False, True):
+        with pytest.raises(ValueError) as refused:
+            StandardizedTransformer(tiny_checkpoint("llava"), dispatch=dispatch)
+        message = str(refused.value)
+        assert "\n" not in message and 'task="image-text-to-text"' in message
+        stated = re.search(r"`ValueError: '<type>'(.*?)\.\.\.`", text).group(1).strip()
+        assert stated in message, f"the skill quotes {stated!r}; the load says {message!r}"

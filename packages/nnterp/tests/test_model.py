@@ -146,3 +146,20 @@ def test_repr_lists_each_value_with_layout_and_description(gpt2):
     assert "(layer_output) -> Residual [batch seq hidden_size]: The residual stream leaving the block" in text
     assert "(attention_probabilities) -> Pattern [batch num_heads query key]:" in text
     assert "(self_attn/attn)" in text
+
+
+def test_attention_window_says_how_far_back_each_block_sees(path):
+    # Gemma 2 alternates sliding and full blocks; the window bounds the pattern, a full block sees every key.
+    model = StandardizedTransformer(path("gemma2"), dispatch=True, attn_implementation="eager")
+    windows = [layer.self_attn.attention_window for layer in model.layers]
+    assert windows == [128, None, 128]
+    assert [layer.self_attn.attention_window for layer in StandardizedTransformer(path("llama")).layers] == [None] * 3
+    narrow = StandardizedTransformer(path("mistral"), dispatch=True, attn_implementation="eager")
+    window = narrow.layers[0].self_attn.attention_window
+    with narrow.trace("The Eiffel Tower is in Paris, and the Colosseum is in Rome."):
+        pattern = narrow.layers[0].self_attn.attention_probabilities.save()
+    n = pattern.shape[-1]
+    assert n > window
+    offsets = torch.arange(n)[:, None] - torch.arange(n)[None, :]
+    assert float(pattern[..., offsets >= window].abs().max()) == 0.0
+    assert float(pattern[..., (offsets >= 0) & (offsets < window)].min()) > 0.0

@@ -88,10 +88,30 @@ def test_support_and_sizes(wrapper):
 
 
 def test_a_text_only_load_serves_no_image(path):
-    model = StandardizedTransformer(path("llava"), dispatch=True)
+    # Gemma 3 is registered as a causal LM too, so the default task loads the wrapper for text.
+    model = StandardizedTransformer(path("gemma3"), dispatch=True)
     assert model.vision.no_images() == TEXT_ONLY
     assert model.vision.support() == {}
     assert not any(name.startswith("vision.") for name in model.support())
+
+
+@pytest.mark.parametrize("dispatch", [False, True])
+def test_a_wrapper_with_no_causal_lm_class_refuses_the_default_task_in_one_line(path, dispatch):
+    with pytest.raises(
+        ValueError, match=r'^\'llava\' is a vision-language wrapper .*task="image-text-to-text"'
+    ) as caught:
+        StandardizedTransformer(path("llava"), dispatch=dispatch)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 300
+
+
+def test_a_wrapper_runs_a_prompt_without_images_on_its_text_model(path):
+    model = StandardizedTransformer(path("llava"), task="image-text-to-text")
+    with model.trace("The Eiffel Tower is in"):
+        mask = model.vision.image_token_mask.save()
+        out = model.layers[-1].layer_output.save()
+        logits = model.logits.save()
+    assert not mask.any()
+    assert torch.allclose(model.project_on_vocab(out), logits, atol=1e-5)
 
 
 def test_a_family_without_a_projector_serves_no_image(path):

@@ -466,6 +466,30 @@ class _Fields:
         self.text_config = _Fields(text) if isinstance(text, dict) else None
 
 
+def _check_task(config: Any, task: str, source: Any) -> None:
+    """Refuse the default task for a wrapper that transformers registers for image-text-to-text only.
+
+    Transformers has no causal-LM class for such a type (Llava, Mistral 3, Qwen2-VL, ...):
+    a lazy load would fail on the causal-LM mapping's 3 KB list of config classes, while a
+    dispatched one would fall back to the wrapper without its processor. Both loads refuse
+    here instead, with the task that loads it. A wrapper that transformers also registers as
+    a causal LM (Gemma 3) loads for text under the default task.
+    """
+    model_type = getattr(config, "model_type", None)
+    if task != "text-generation" or not model_type or isinstance(source, torch.nn.Module):
+        return
+    from transformers.models.auto.modeling_auto import (
+        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES,
+    )
+
+    if model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES and model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
+        raise ValueError(
+            f"{model_type!r} is a vision-language wrapper that transformers registers for image-text-to-text, not as a causal LM; "
+            'load it with task="image-text-to-text" (its processor comes with it, and a prompt without images runs the text model alone)'
+        )
+
+
 def _label(source: Any) -> str:
     return repr(source) if isinstance(source, (str, os.PathLike)) else type(source).__name__
 
@@ -661,6 +685,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
         _refuse_legacy_keywords(kwargs)
         kwargs.setdefault("task", "text-generation")
         fields = _check_source(repo_id, needs_type=family is None)
+        config = fields
         if family is None:
             # A local config.json without a nested text config or custom code names its
             # model_type directly; reading it once here spares a second parse by AutoConfig,
@@ -668,6 +693,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
             plain = fields is not None and fields.text_config is None and not fields.custom and fields.model_type
             config = fields if plain else _read_config(repo_id, kwargs)
             family = families.lookup(_model_type(config, repo_id))
+        _check_task(config, kwargs["task"], repo_id)
         _check_family(family)
         self.family = family
         self._tokenizer_kwargs = dict(tokenizer_kwargs or {})

@@ -153,6 +153,25 @@ class Attention(Standard):
             return self.num_heads // groups
         return _int(config_value(module_config(self), "num_key_value_heads"), self.num_heads)
 
+    @property
+    def attention_window(self) -> int | None:
+        """How many keys each query of this block sees, itself included, or `None` where it sees every earlier one.
+
+        Read as transformers builds the block's mask: the config's `sliding_window` on a block
+        whose `layer_types` entry is `sliding_attention`, and on every block where the config
+        lists no `layer_types` (unless `use_sliding_window` is false). A query at position `q`
+        then weighs the keys `q - attention_window + 1` to `q`.
+        """
+        config = module_config(self)
+        window = _int(config_value(config, "sliding_window"))
+        if window is None or config_value(config, "use_sliding_window") is False:
+            return None
+        kinds = config_value(config, "layer_types")
+        index = getattr(self._module, "layer_idx", None)
+        if isinstance(kinds, (list, tuple)) and isinstance(index, int) and index < len(kinds):
+            return window if kinds[index] == "sliding_attention" else None
+        return window
+
     # -- values ---------------------------------------------------------------
 
     @EProperty(
