@@ -87,21 +87,30 @@ def test_support_and_sizes(wrapper):
     assert model.vision.num_layers == 2 and model.vision.vision_hidden_size == (16 if name == "qwen3_5" else 32)
 
 
-def test_a_text_only_load_serves_no_image(path):
-    # Gemma 3 is registered as a causal LM too, so the default task loads the wrapper for text.
-    model = StandardizedTransformer(path("gemma3"), dispatch=True)
+@pytest.mark.parametrize("dispatch", [False, True])
+def test_a_text_only_load_serves_no_image(path, dispatch):
+    # Llava has no causal-LM class: the lazy load builds the wrapper the dispatched one falls back to.
+    model = StandardizedTransformer(path("llava"), dispatch=dispatch)
     assert model.vision.no_images() == TEXT_ONLY
     assert model.vision.support() == {}
     assert not any(name.startswith("vision.") for name in model.support())
 
 
-@pytest.mark.parametrize("dispatch", [False, True])
-def test_a_wrapper_with_no_causal_lm_class_refuses_the_default_task_in_one_line(path, dispatch):
-    with pytest.raises(
-        ValueError, match=r'^\'llava\' is a vision-language wrapper .*task="image-text-to-text"'
-    ) as caught:
-        StandardizedTransformer(path("llava"), dispatch=dispatch)
-    assert "\n" not in str(caught.value) and len(str(caught.value)) < 300
+@pytest.mark.parametrize("name", ["llava", "mistral3", "minicpmv4_6", "gemma3"])
+def test_the_lazy_and_the_dispatched_default_task_loads_of_a_wrapper_agree(path, name):
+    from transformers import AutoModelForCausalLM
+
+    registered = dict(getattr(AutoModelForCausalLM._model_mapping, "_extra_content", {}))
+    loads = [StandardizedTransformer(path(name)), StandardizedTransformer(path(name), dispatch=True)]
+    outputs = []
+    for model in loads:
+        with model.trace("The Eiffel Tower is in"):
+            outputs.append(model.logits.save())
+    assert type(loads[0]._module) is type(loads[1]._module)
+    assert all(model.processor is None for model in loads)
+    assert torch.equal(outputs[0], outputs[1])
+    # The causal-LM auto class lends the wrapper to the meta build only.
+    assert dict(getattr(AutoModelForCausalLM._model_mapping, "_extra_content", {})) == registered
 
 
 def test_a_wrapper_runs_a_prompt_without_images_on_its_text_model(path):

@@ -8,11 +8,12 @@ config keys: those live in the family modules.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import numbers
 import os
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -466,28 +467,48 @@ class _Fields:
         self.text_config = _Fields(text) if isinstance(text, dict) else None
 
 
-def _check_task(config: Any, task: str, source: Any) -> None:
-    """Refuse the default task for a wrapper that transformers registers for image-text-to-text only.
+def _text_wrapper(config: Any, task: str, source: Any, kwargs: dict) -> tuple[type, type] | None:
+    """(config class, wrapper class) for a default-task load of a wrapper transformers registers for images only.
 
-    Transformers has no causal-LM class for such a type (Llava, Mistral 3, Qwen2-VL, ...):
-    a lazy load would fail on the causal-LM mapping's 3 KB list of config classes, while a
-    dispatched one would fall back to the wrapper without its processor. Both loads refuse
-    here instead, with the task that loads it. A wrapper that transformers also registers as
-    a causal LM (Gemma 3) loads for text under the default task.
+    Transformers' pipeline, which a dispatched load goes through, falls back to such a
+    wrapper (Llava, Mistral 3, Qwen2-VL, ...) for text generation, with no processor. The
+    meta build of a lazy load asks the causal-LM auto class alone, which has no entry
+    for it; `_load_meta` lends it this one, so both loads build the same wrapper.
     """
     model_type = getattr(config, "model_type", None)
     if task != "text-generation" or not model_type or isinstance(source, torch.nn.Module):
-        return
+        return None
     from transformers.models.auto.modeling_auto import (
         MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING,
         MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES,
     )
 
-    if model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES and model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
-        raise ValueError(
-            f"{model_type!r} is a vision-language wrapper that transformers registers for image-text-to-text, not as a causal LM; "
-            'load it with task="image-text-to-text" (its processor comes with it, and a prompt without images runs the text model alone)'
-        )
+    if model_type not in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES or model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
+        return None
+    if isinstance(config, _Fields):
+        config = _read_config(source, kwargs)
+    return type(config), MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING[type(config)]
+
+
+@contextlib.contextmanager
+def _lent_to_causal_lm(pair: tuple[type, type] | None) -> Iterator[None]:
+    """Register the wrapper under the causal-LM auto class for the meta build, and take it back after."""
+    if pair is None:
+        yield
+        return
+    from transformers import AutoModelForCausalLM
+
+    mapping = AutoModelForCausalLM._model_mapping
+    extra = getattr(mapping, "_extra_content", None)
+    had = extra is not None and pair[0] in extra
+    AutoModelForCausalLM.register(*pair, exist_ok=True)
+    try:
+        yield
+    finally:
+        # The registration is the public API; undoing it reaches the mapping's own table, where present.
+        if extra is not None and not had:
+            extra.pop(pair[0], None)
 
 
 def _label(source: Any) -> str:
@@ -693,7 +714,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
             plain = fields is not None and fields.text_config is None and not fields.custom and fields.model_type
             config = fields if plain else _read_config(repo_id, kwargs)
             family = families.lookup(_model_type(config, repo_id))
-        _check_task(config, kwargs["task"], repo_id)
+        self._text_wrapper = _text_wrapper(config, kwargs["task"], repo_id, kwargs)
         _check_family(family)
         self.family = family
         self._tokenizer_kwargs = dict(tokenizer_kwargs or {})
@@ -709,6 +730,10 @@ class StandardizedTransformer(Standardized, TransformersModel):
         self._source_root_scatter()
         if family is default_family:
             default_family.check(self)
+
+    def _load_meta(self, repo_id: Any, *args: Any, **kwargs: Any) -> Any:
+        with _lent_to_causal_lm(getattr(self, "_text_wrapper", None)):
+            return super()._load_meta(repo_id, *args, **kwargs)
 
     def _batch_size(self, *inputs: Any, **kwargs: Any) -> int:
         # Called once per invoke as the trace is built, so an empty prompt is refused

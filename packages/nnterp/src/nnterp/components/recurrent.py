@@ -31,7 +31,7 @@ from typing import Any
 import torch
 from greenlet import getcurrent
 from jaxtyping import Float
-from nnsight.intervention.interleaver import Mediator
+from nnsight.intervention.interleaver import Mediator, OutOfOrderError
 from torch import Tensor
 
 from .eproperty import EProperty
@@ -401,6 +401,7 @@ class RecurrentMixer(Standard):
         label = cls.KERNEL(self)
 
         def compute() -> tuple[str, int, int]:
+            self._refuse_past_kernel()
             with pinned(None):
                 call = getattr(self.source, label)
                 args, kwargs = Mediator.value(f"{call.path}.input")
@@ -411,28 +412,41 @@ class RecurrentMixer(Standard):
 
         return per_call(self, "call", compute)
 
+    def _refuse_past_kernel(self) -> None:
+        """Refuse a first per-token state read of a call once the run has passed its kernel's start.
+
+        Every call of the mixer runs one kernel. A visit is counted once it has been
+        served, so within call `c` (counted from zero) the kernels' entries have been
+        passed `c` times while the run is still before or at this call's (a read of its
+        inputs), and `c + 1` times once its loop has run (a read of `state_output` holds
+        the run at the kernel's return).
+        """
+        mediator = _mediator(self)
+        entered = sum(
+            mediator.occurrence(f"{getattr(self.source, label).path}.input")
+            for label in set(type(self).kernel_labels())
+        )
+        if entered > call_index(self):
+            raise OutOfOrderError(
+                f"{self.path}: the state per token (states, state, state_after, set_state_after) is read inside the "
+                "kernel's loop, which this call has already run: read it before the values that follow the kernel "
+                "(state_output, attention_head_outputs, attention_output) in the trace, or in a trace of its own"
+            )
+
     def state_after(self, t: int) -> Any:
-        """The state after token `t` of this call (counted from the call's first token)."""
+        """The state after token `t` of this call (counted from the call's first token).
+
+        The state after token `t` is what token `t`'s own output reads. Reads of `states`,
+        `state_after` and `set_state_after` share one record per call, so they combine in
+        any order within a trace, except a write to a token the reads have passed.
+        """
         self._check_state("states")
-        location, first, seq = self._token_op()
-        t = _position(t, seq)
-        with pinned(first + t):
-            return Mediator.value(location)
+        return self._token_state(t)
 
     def set_state_after(self, t: int, value: Any) -> None:
-        """Replace the state after token `t` of this call; the tokens after it continue from `value`."""
+        """Replace the state after token `t` of this call: token `t`'s output and every later token read `value`."""
         self._check_state("set_state_after")
-        location, first, seq = self._token_op()
-        t = _position(t, seq)
-        with pinned(first + t):
-            current = Mediator.value(location)
-            if isinstance(value, torch.Tensor) and isinstance(current, torch.Tensor):
-                if value.shape != current.shape or value.dtype != current.dtype:
-                    raise ValueError(
-                        f"{self.path}.set_state_after({t}) takes a {current.dtype} tensor of shape "
-                        f"{tuple(current.shape)}, got {value.dtype} {tuple(value.shape)}"
-                    )
-            Mediator.swap(location, value)
+        self._token_state(t, value)
 
     def _check_state(self, name: str) -> None:
         values = type(self).values()
@@ -440,12 +454,55 @@ class RecurrentMixer(Standard):
         descriptor._check(self)
 
     def _states(self) -> Any:
+        _, _, seq = self._token_op()
+        return torch.stack([self._token_state(t) for t in range(seq)], dim=1)
+
+    def _token_state(self, t: int, write: Any = None) -> Any:
+        """The state after token `t` of this call, replaced by `write` when one is given.
+
+        The run passes the per-token state binding once per token, so every token up to
+        `t` is read on the way and kept for this call: a later read of an earlier token
+        (`state_after(2)` after `states`) is answered from the record. A write can only
+        reach a token the run has not passed.
+        """
         location, first, seq = self._token_op()
-        found = []
-        for t in range(seq):
-            with pinned(first + t):
-                found.append(Mediator.value(location))
-        return torch.stack(found, dim=1)
+        t = _position(t, seq)
+        record = per_call(self, "tokens", lambda: {"next": 0, "read": {}})
+        if t < record["next"]:
+            if write is None:
+                return record["read"][t]
+            if t == record["next"] - 1 and record.get("last") == t:
+                # The run still waits at the token just read: a read then a write of one token is served together.
+                with pinned(first + t):
+                    self._swap_state(location, t, record["read"][t], write)
+                record["read"][t] = write
+                return write
+            raise OutOfOrderError(
+                f"{self.path}.set_state_after({t}) comes after a read of the state after token {record['next'] - 1} "
+                f"in this trace, and the run has passed token {t}: write first, then read "
+                f"(set_state_after({t}, ...) before states, or before state_after(u) for any u > {t})"
+            )
+        for u in range(record["next"], t):
+            with pinned(first + u):
+                record["read"][u] = Mediator.value(location)
+        with pinned(first + t):
+            current = Mediator.value(location)
+            if write is not None:
+                self._swap_state(location, t, current, write)
+                current = write
+        record["read"][t] = current
+        record["next"] = t + 1
+        record["last"] = t
+        return current
+
+    def _swap_state(self, location: str, t: int, current: Any, write: Any) -> None:
+        if isinstance(write, torch.Tensor) and isinstance(current, torch.Tensor):
+            if write.shape != current.shape or write.dtype != current.dtype:
+                raise ValueError(
+                    f"{self.path}.set_state_after({t}) takes a {current.dtype} tensor of shape "
+                    f"{tuple(current.shape)}, got {write.dtype} {tuple(write.shape)}"
+                )
+        Mediator.swap(location, write)
 
     # -- the contribution ---------------------------------------------------------------
 
