@@ -9,8 +9,13 @@ those folders to their search path.
 
 from __future__ import annotations
 
+import os
 from importlib.metadata import version
 from typing import Any
+
+# vLLM configures its logger when it is first imported, at INFO unless told otherwise: a dozen lines of
+# engine set-up per load. The engine package keeps it at warnings; a VLLM_LOGGING_LEVEL the user set wins.
+os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 
 #: The installed distribution's version, which the build reads from the repository's VERSION file.
 __version__ = version("nnterp-vllm")

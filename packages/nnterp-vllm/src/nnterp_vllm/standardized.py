@@ -9,6 +9,9 @@ which is where a trace's block runs.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import torch
@@ -20,7 +23,8 @@ from nnterp.components.vllm.reasons import LM_HEAD, NO_MASK, ORDER
 from nnterp.components.vllm.values import Flat
 from nnterp.standardized import Logits, NextTokenProbs, Standardized, Tokens, _FromLogits, _index, _model_type
 
-from .workers import CONFIG_KEY, describe, quiet_accelerator, worker_class
+from .cpu import cpu_head_sizes, refuse_unsupported_heads, size_kv_cache
+from .workers import CONFIG_KEY, describe, on_cpu, quiet_accelerator, worker_class
 
 
 class _Logits(Flat):
@@ -72,6 +76,23 @@ class _RootFlat(Flat):
         return super()._rows(obj, value)
 
 
+@contextlib.contextmanager
+def _plain_excepthook() -> Iterator[None]:
+    """Keep this process's `sys.excepthook` through a build that initialises torch.distributed here.
+
+    torch.distributed wraps the hook to prefix every line of an uncaught error with
+    "[rank0]: " (twice, for the two initialisations a client's meta model and an
+    in-process engine make). The client is one process and one rank: its errors reach
+    the user as Python prints them.
+    """
+    hook = sys.excepthook
+    try:
+        yield
+    finally:
+        if getattr(sys.excepthook, "__name__", "") == "_distributed_excepthook":
+            sys.excepthook = hook
+
+
 class StandardizedVLLM(Standardized, VLLM):
     """nnsight's `VLLM` with one set of module names and standard values on every vLLM family.
 
@@ -114,13 +135,21 @@ class StandardizedVLLM(Standardized, VLLM):
         from nnsight.modeling.vllm.envoys import parallel_envoys
 
         merged_envoys = {**parallel_envoys(), **family.ENVOYS, **(envoys or {})}
+        if not worker_side and on_cpu():
+            refuse_unsupported_heads(hf_config, repo_id, cpu_head_sizes())
+            size_kv_cache(hf_config, kwargs)
         if not worker_side:
             quiet_accelerator()
             kwargs["additional_config"] = {
                 **(kwargs.get("additional_config") or {}),
                 CONFIG_KEY: describe(family, rename, envoys),
             }
-        super().__init__(repo_id, rename=merged_rename, envoys=merged_envoys, **kwargs)
+        with _plain_excepthook():
+            super().__init__(repo_id, rename=merged_rename, envoys=merged_envoys, **kwargs)
+
+    def _load(self, repo_id: str, **kwargs: Any) -> Any:
+        with _plain_excepthook():
+            return super()._load(repo_id, **kwargs)
 
     # The worker vLLM builds in each of its processes, chosen for this machine's platform.
     @property
