@@ -39,9 +39,9 @@ class TestKosmos2_5Text(FamilySuite):
     )
     MLP_WIDTH_KEY = "ffn_dim"
     NEURONS_FROM_ACTIVATION = False
-    # Read only by the order test, since both fixtures are overridden: the default task's lazy build is refused (no
-    # causal-LM class maps `kosmos-2.5`), and the processor refuses a prompt without an image, so the fixtures
-    # are the wrapper that a dispatched default-task load falls back to, with the tokenizer and no processor.
+    # Read only by the order test, since both fixtures are overridden: the processor refuses a prompt without an
+    # image, so the fixtures are the wrapper a default-task load builds (no causal-LM class maps `kosmos-2.5`),
+    # with the tokenizer and no processor.
     LOAD_KWARGS = {"task": "image-text-to-text", "processor": PROCESSOR}
 
     @pytest.fixture(scope="class")

@@ -46,9 +46,17 @@ class TestMistral4(MixtureChecks, FamilySuite):
             for name in served:
                 assert fresh.rank(name, index) == model.rank(name, index), name
 
-    def test_a_lazy_default_task_load_is_refused(self, checkpoint):
-        with pytest.raises(ValueError, match="AutoModelForCausalLM"):
-            StandardizedTransformer(str(checkpoint))
+    def test_the_lazy_and_the_dispatched_default_task_loads_agree(self, checkpoint):
+        # No causal-LM class maps the type; both loads build the class the checkpoint's architectures name.
+        lazy = StandardizedTransformer(str(checkpoint))
+        dispatched = StandardizedTransformer(str(checkpoint), dispatch=True)
+        logits = []
+        for load in (lazy, dispatched):
+            with load.trace("The Eiffel Tower is in"):
+                logits.append(load.logits.save())
+        assert type(lazy._module) is type(dispatched._module)
+        assert torch.equal(logits[0], logits[1])
+        assert type(lazy._module).__name__ == "Mistral4ForCausalLM"
 
     def test_the_default_task_builds_the_text_model(self, model):
         assert type(model._module).__name__ == "Mistral4ForCausalLM"

@@ -1,6 +1,5 @@
 """PaliGemma over Gemma, end to end: a SigLIP tower, a linear projector, a prompt attended both ways."""
 
-import pytest
 import torch
 
 from nnterp import StandardizedTransformer
@@ -50,10 +49,10 @@ class TestPaliGemmaText(FamilySuite):
     def test_order_holds_on_every_load(self, model, checkpoint):
         """`order()` and `rank()` agree on a fresh dispatched load and a model that has traced.
 
-        The suite's lazy load has no counterpart here: a lazy text-only load of a wrapper
-        with no causal-LM class is refused (`test_a_lazy_text_only_load_is_refused`). A
-        load with the processor orders the same blocks through a probe that carries an
-        image (`test_a_wrapper_load_orders_through_an_image_probe`).
+        The lazy text-only load builds the wrapper the dispatched one falls back to
+        (`test_the_lazy_and_the_dispatched_text_only_loads_agree`). A load with the
+        processor orders the same blocks through a probe that carries an image
+        (`test_a_wrapper_load_orders_through_an_image_probe`).
         """
         fresh = StandardizedTransformer(str(checkpoint), dispatch=True, attn_implementation="eager")
         run(model, lambda m: m.logits)
@@ -69,9 +68,15 @@ class TestPaliGemmaText(FamilySuite):
             for name in served:
                 assert fresh.rank(name, index) == model.rank(name, index), name
 
-    def test_a_lazy_text_only_load_is_refused(self, checkpoint):
-        with pytest.raises(ValueError, match="AutoModelForCausalLM"):
-            StandardizedTransformer(str(checkpoint))
+    def test_the_lazy_and_the_dispatched_text_only_loads_agree(self, checkpoint):
+        lazy = StandardizedTransformer(str(checkpoint))
+        dispatched = StandardizedTransformer(str(checkpoint), dispatch=True)
+        logits = []
+        for load in (lazy, dispatched):
+            with load.trace("The Eiffel Tower is in"):
+                logits.append(load.logits.save())
+        assert type(lazy._module) is type(dispatched._module)
+        assert torch.equal(logits[0], logits[1])
 
     def test_a_wrapper_load_orders_through_an_image_probe(self, model, checkpoint):
         # The processor refuses a prompt without an image, so the probe must carry one.

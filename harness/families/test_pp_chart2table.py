@@ -66,10 +66,9 @@ class TestPPChart2TableDefaultTask(FamilySuite):
     def test_order_holds_on_every_load(self, model, checkpoint):
         """`order()` and `rank()` agree on a fresh dispatched load and a model that has traced.
 
-        The suite's lazy load has no counterpart here: `AutoModelForCausalLM` maps no
-        PP-Chart2Table class, so a lazy default-task load is refused
-        (`test_a_lazy_default_task_load_is_refused`), while the dispatched load falls
-        back to the checkpoint's architecture.
+        `AutoModelForCausalLM` maps no PP-Chart2Table class; the lazy load builds the
+        checkpoint's architecture as the dispatched one falls back to it
+        (`test_the_lazy_and_the_dispatched_default_task_loads_agree`).
         """
         fresh = StandardizedTransformer(str(checkpoint), dispatch=True, attn_implementation="eager")
         run(model, lambda m: m.logits)
@@ -85,9 +84,15 @@ class TestPPChart2TableDefaultTask(FamilySuite):
             for name in served:
                 assert fresh.rank(name, index) == model.rank(name, index), name
 
-    def test_a_lazy_default_task_load_is_refused(self, checkpoint):
-        with pytest.raises(ValueError, match="PPChart2TableConfig.*AutoModelForCausalLM"):
-            StandardizedTransformer(str(checkpoint))
+    def test_the_lazy_and_the_dispatched_default_task_loads_agree(self, checkpoint):
+        lazy = StandardizedTransformer(str(checkpoint))
+        dispatched = StandardizedTransformer(str(checkpoint), dispatch=True)
+        logits = []
+        for load in (lazy, dispatched):
+            with load.trace("The Eiffel Tower is in"):
+                logits.append(load.logits.save())
+        assert type(lazy._module) is type(dispatched._module)
+        assert torch.equal(logits[0], logits[1])
 
     def test_a_wrapper_load_cannot_order_its_blocks(self, checkpoint):
         # The tower is a plain envoy, so the probe carries no image, and the processor refuses text alone.

@@ -4,8 +4,8 @@ The image-text-to-text task builds `Gemma3ForConditionalGeneration` from a Shiel
 checkpoint; its processor writes one prompt per image and policy from its chat template
 and refuses a text-only call, so the text suite loads the same task with Gemma 3's
 processor over the checkpoint's own parts, which takes text alone. (The default task's
-dispatched load falls back to the same class, but its lazy load is refused:
-`AutoModelForCausalLM` has no ShieldGemma 2 class.)
+loads build the same class, lazily or dispatched, with no processor: `AutoModelForCausalLM`
+has no ShieldGemma 2 class, so the checkpoint's architecture stands in.)
 """
 
 import torch

@@ -468,12 +468,13 @@ class _Fields:
 
 
 def _text_wrapper(config: Any, task: str, source: Any, kwargs: dict) -> tuple[type, type] | None:
-    """(config class, wrapper class) for a default-task load of a wrapper transformers registers for images only.
+    """(config class, model class) for a default-task load of a type with no causal-LM class.
 
-    Transformers' pipeline, which a dispatched load goes through, falls back to such a
-    wrapper (Llava, Mistral 3, Qwen2-VL, ...) for text generation, with no processor. The
-    meta build of a lazy load asks the causal-LM auto class alone, which has no entry
-    for it; `_load_meta` lends it this one, so both loads build the same wrapper.
+    Transformers' pipeline, which a dispatched load goes through, falls back to the
+    class the checkpoint's `architectures` names (Llava's wrapper, Mistral 4's causal
+    LM, ...), or to the type's image-text-to-text class, with no processor. The meta
+    build of a lazy load asks the causal-LM auto class alone, which has no entry for
+    the type; `_load_meta` lends it this class, so both loads build the same model.
     """
     model_type = getattr(config, "model_type", None)
     if task != "text-generation" or not model_type or isinstance(source, torch.nn.Module):
@@ -488,7 +489,11 @@ def _text_wrapper(config: Any, task: str, source: Any, kwargs: dict) -> tuple[ty
         return None
     if isinstance(config, _Fields):
         config = _read_config(source, kwargs)
-    return type(config), MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING[type(config)]
+    import transformers
+
+    named = [getattr(transformers, name, None) for name in getattr(config, "architectures", None) or ()]
+    chosen = next((cls for cls in named if isinstance(cls, type)), None)
+    return type(config), chosen or MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING[type(config)]
 
 
 @contextlib.contextmanager
@@ -497,12 +502,12 @@ def _lent_to_causal_lm(pair: tuple[type, type] | None) -> Iterator[None]:
     if pair is None:
         yield
         return
-    from transformers import AutoModelForCausalLM
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING as mapping
 
-    mapping = AutoModelForCausalLM._model_mapping
     extra = getattr(mapping, "_extra_content", None)
     had = extra is not None and pair[0] in extra
-    AutoModelForCausalLM.register(*pair, exist_ok=True)
+    # The mapping's own `register`: the auto class's would refuse a class whose config class is the text one.
+    mapping.register(*pair, exist_ok=True)
     try:
         yield
     finally:
