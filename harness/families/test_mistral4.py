@@ -18,6 +18,7 @@ from nnterp_harness import locate
 from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, PROMPT, ROUTED_EXPERTS, FamilySuite, run, ulp_close
+from nnterp_harness.vision import assert_default_task_loads_agree
 
 FAMILY = family("mistral4")
 
@@ -48,14 +49,7 @@ class TestMistral4(MixtureChecks, FamilySuite):
 
     def test_the_lazy_and_the_dispatched_default_task_loads_agree(self, checkpoint):
         # No causal-LM class maps the type; both loads build the class the checkpoint's architectures name.
-        lazy = StandardizedTransformer(str(checkpoint))
-        dispatched = StandardizedTransformer(str(checkpoint), dispatch=True)
-        logits = []
-        for load in (lazy, dispatched):
-            with load.trace("The Eiffel Tower is in"):
-                logits.append(load.logits.save())
-        assert type(lazy._module) is type(dispatched._module)
-        assert torch.equal(logits[0], logits[1])
+        lazy = assert_default_task_loads_agree(checkpoint)
         assert type(lazy._module).__name__ == "Mistral4ForCausalLM"
 
     def test_the_default_task_builds_the_text_model(self, model):

@@ -6,7 +6,7 @@ from nnterp import StandardizedTransformer
 from nnterp.components import DerivedEProperty, block_values
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows, run
-from nnterp_harness.vision import VisionSuite, prompt_for
+from nnterp_harness.vision import VisionSuite, assert_default_task_loads_agree, prompt_for
 
 skip_unless_known("paligemma")
 FAMILY = family("gemma")
@@ -69,14 +69,7 @@ class TestPaliGemmaText(FamilySuite):
                 assert fresh.rank(name, index) == model.rank(name, index), name
 
     def test_the_lazy_and_the_dispatched_text_only_loads_agree(self, checkpoint):
-        lazy = StandardizedTransformer(str(checkpoint))
-        dispatched = StandardizedTransformer(str(checkpoint), dispatch=True)
-        logits = []
-        for load in (lazy, dispatched):
-            with load.trace("The Eiffel Tower is in"):
-                logits.append(load.logits.save())
-        assert type(lazy._module) is type(dispatched._module)
-        assert torch.equal(logits[0], logits[1])
+        assert_default_task_loads_agree(checkpoint)
 
     def test_a_wrapper_load_orders_through_an_image_probe(self, model, checkpoint):
         # The processor refuses a prompt without an image, so the probe must carry one.

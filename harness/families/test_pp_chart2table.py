@@ -16,7 +16,7 @@ from nnterp.components import DerivedEProperty, block_values
 from nnterp_harness import locate
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, moved, rows, run
-from nnterp_harness.vision import QUESTION, image, prompt_for
+from nnterp_harness.vision import QUESTION, assert_default_task_loads_agree, image, prompt_for
 
 skip_unless_known("pp_chart2table")
 FAMILY = family("qwen2")
@@ -85,14 +85,7 @@ class TestPPChart2TableDefaultTask(FamilySuite):
                 assert fresh.rank(name, index) == model.rank(name, index), name
 
     def test_the_lazy_and_the_dispatched_default_task_loads_agree(self, checkpoint):
-        lazy = StandardizedTransformer(str(checkpoint))
-        dispatched = StandardizedTransformer(str(checkpoint), dispatch=True)
-        logits = []
-        for load in (lazy, dispatched):
-            with load.trace("The Eiffel Tower is in"):
-                logits.append(load.logits.save())
-        assert type(lazy._module) is type(dispatched._module)
-        assert torch.equal(logits[0], logits[1])
+        assert_default_task_loads_agree(checkpoint)
 
     def test_a_wrapper_load_cannot_order_its_blocks(self, checkpoint):
         # The tower is a plain envoy, so the probe carries no image, and the processor refuses text alone.

@@ -227,6 +227,23 @@ def image(seed: int, side: int = 32) -> Any:
     return Image.fromarray(pixels)
 
 
+def assert_default_task_loads_agree(checkpoint: Any) -> Any:
+    """Load `checkpoint` under the default task lazily and dispatched; assert both build one class with one output.
+
+    A type with no causal-LM class gets the class transformers' pipeline falls back to on
+    both loads. Returns the lazy load.
+    """
+    lazy = StandardizedTransformer(str(checkpoint))
+    dispatched = StandardizedTransformer(str(checkpoint), dispatch=True)
+    logits = []
+    for load in (lazy, dispatched):
+        with load.trace("The Eiffel Tower is in"):
+            logits.append(load.logits.save())
+    assert type(lazy._module) is type(dispatched._module), (type(lazy._module), type(dispatched._module))
+    assert torch.equal(logits[0], logits[1])
+    return lazy
+
+
 def prompt_for(model: Any, images: int = 1) -> str:
     """`QUESTION` after `images` image placeholders, through the processor's chat template."""
     content = [{"type": "image"} for _ in range(images)] + [{"type": "text", "text": QUESTION}]
@@ -564,6 +581,7 @@ class VisionSuite:
 
 __all__ = [
     "ADDED_TOKENS",
+    "assert_default_task_loads_agree",
     "IMAGE_TOKEN",
     "PER_IMAGE",
     "QUESTION",
