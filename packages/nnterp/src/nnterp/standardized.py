@@ -504,16 +504,18 @@ def _lent_to_causal_lm(pair: tuple[type, type] | None) -> Iterator[None]:
         return
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING as mapping
 
+    # The mapping's table of registered classes, written directly: `register` refuses a config class of
+    # transformers' own on the older releases (it keeps that for remote code), and the auto class's
+    # `register` refuses a model whose config class is the text one (Mistral 4's causal LM).
     extra = getattr(mapping, "_extra_content", None)
-    had = extra is not None and pair[0] in extra
-    # The mapping's own `register`: the auto class's would refuse a class whose config class is the text one.
-    mapping.register(*pair, exist_ok=True)
+    if extra is None or pair[0] in extra:
+        yield
+        return
+    extra[pair[0]] = pair[1]
     try:
         yield
     finally:
-        # The registration is the public API; undoing it reaches the mapping's own table, where present.
-        if extra is not None and not had:
-            extra.pop(pair[0], None)
+        extra.pop(pair[0], None)
 
 
 def _label(source: Any) -> str:
