@@ -42,7 +42,13 @@ def cpu_head_sizes() -> list[int]:
 
 
 def refuse_unsupported_heads(config: Any, source: Any, supported: list[int]) -> None:
-    """Raise before the engine is built where vLLM's CPU attention has no kernel for the checkpoint's head width."""
+    """Raise before the engine is built where vLLM's CPU attention has no kernel for the checkpoint's head width.
+
+    Latent attention (a config with `kv_lora_rank`: MiniCPM3, DeepSeek-V2/V3) is left to
+    vLLM, which runs it at widths of its own making rather than the config's `head_dim`.
+    """
+    if getattr(_text(config), "kv_lora_rank", None):
+        return
     width = head_dim(config)
     if width is not None and supported and width not in supported:
         raise ValueError(
