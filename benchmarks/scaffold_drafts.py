@@ -23,8 +23,8 @@ from pathlib import Path
 import nnsight  # noqa: F401  - before any transformers modeling module
 
 from nnterp.families import known, lookup_module
-from nnterp.scaffold import Report
-from nnterp.scaffold.survey import summary, survey
+from nnterp_harness.scaffold import Report
+from nnterp_harness.scaffold.survey import summary, survey
 
 RESULTS = Path(__file__).resolve().parent / "results"
 #: The tracked summary of the results, in words and numbers.

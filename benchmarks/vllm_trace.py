@@ -99,7 +99,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "vllm_trace.json"))
     args = parser.parse_args()
 
-    from nnterp.components.vllm import FusedLayer
+    from nnterp_vllm.components import FusedLayer
 
     standardized, raw = engines(args.checkpoint)
     layers = next(native for native, alias in standardized.family.RENAME.items() if alias == "layers")

@@ -17,7 +17,7 @@ from pathlib import Path
 import nnsight  # noqa: F401  - before any transformers modeling module
 import transformers
 
-from nnterp.scaffold.survey import survey, uncovered, write_summary
+from nnterp_harness.scaffold.survey import survey, uncovered, write_summary
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,7 @@ A vLLM family's test file subclasses `VLLMSuite`, names the pinned tiny checkpoi
 entry it starts from and the family module, and states its quirks::
 
     from nnterp_harness.vllm_suite import VLLMSuite
-    from nnterp.families.vllm import qwen2
+    from nnterp_vllm.families import qwen2
 
     class TestVLLMQwen2(VLLMSuite):
         CHECKPOINT = "qwen2"
@@ -18,7 +18,7 @@ attention, and `engine`, a `StandardizedVLLM` (in-process, one per class).
 
 What it asserts, each a statement that can fail:
 
-- the family resolves under `nnterp.families.vllm`, and `support()` marks exactly
+- the family resolves under `nnterp_vllm.families`, and `support()` marks exactly
   `UNAVAILABLE` unavailable, each read raising `Unavailable` with its reason;
 - every value the engine serves has the transformers value's shape and agrees with
   it within `TOLERANCE[name]` of the transformers value's largest magnitude (the
@@ -250,7 +250,7 @@ class VLLMSuite:
 
         model_type = self.FAMILY.__name__.rsplit(".", 1)[-1]
         assert engine.family is self.FAMILY
-        assert self.FAMILY.__name__ == f"nnterp.families.vllm.{model_type}"
+        assert self.FAMILY.__name__ == f"nnterp_vllm.families.{model_type}"
         assert families.lookup(model_type, engine="vllm") is self.FAMILY
         assert model_type in families.known("vllm")
 
@@ -393,7 +393,7 @@ class VLLMSuite:
     # -- the pattern, the methods, generation -------------------------------------------------
 
     def test_the_pattern_is_read_only_and_not_on_a_decode_step(self, engine: Any) -> None:
-        from nnterp.components.vllm import DECODE
+        from nnterp_vllm.components import DECODE
 
         attn = engine.layers[0].self_attn
         with pytest.raises(RuntimeError) as error:

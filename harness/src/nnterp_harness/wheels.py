@@ -14,6 +14,7 @@ line; the first failing one raises `WheelCheckFailed` with what is wrong, and th
 from __future__ import annotations
 
 import argparse
+import configparser
 import importlib.metadata
 import importlib.util
 import json
@@ -133,7 +134,7 @@ def check_light_import() -> list[str]:
 
 
 def check_commands() -> list[str]:
-    """`python -m nnterp families` lists every shipped family; `inspect` with no checkpoint says what to pass."""
+    """`python -m nnterp families` lists every family; `inspect` says what to pass; the scaffold runs from the harness."""
     from nnterp import families
 
     known = families.known()
@@ -147,9 +148,17 @@ def check_commands() -> list[str]:
         "NNTERP_DEMO_CHECKPOINT" in said and "python -m nnterp inspect PATH" in said,
         f"python -m nnterp inspect outside the repository does not say what to pass:\n{said[-1000:]}",
     )
+    moved = _python("", "-m", "nnterp", "scaffold", "llama", expect=2)
+    _check(
+        "python -m nnterp_harness.scaffold llama" in moved and "pip install ./harness" in moved,
+        f"python -m nnterp scaffold does not point at the harness's scaffold:\n{moved[-1000:]}",
+    )
+    usage = _python("", "-m", "nnterp_harness.scaffold", "--help")
+    _check("model_type" in usage, f"python -m nnterp_harness.scaffold --help prints no usage:\n{usage[-1000:]}")
     return [
         f"python -m nnterp families lists the {len(known)} families",
         "python -m nnterp inspect outside the repository names the checkpoint to pass",
+        "python -m nnterp scaffold points at python -m nnterp_harness.scaffold, which runs from the harness wheel",
     ]
 
 
@@ -183,8 +192,51 @@ def check_trace(checkpoint: Path) -> list[str]:
     return [f"a trace on {checkpoint.name} ({out['family']}): identity on {len(out['identity'])} blocks, logit lens"]
 
 
+#: How nnterp-vllm adds the vLLM engine: the entry-point group, the engine's name, and the package of its families.
+VLLM_ENGINE = ("nnterp.engines", "vllm", "nnterp_vllm.families")
+
+
+def check_vllm_engine(dist: Path) -> list[str]:
+    """The nnterp-vllm wheel declares the vLLM engine's entry point, and nnterp finds the engine through it alone."""
+    from nnterp import families
+
+    group, name, package = VLLM_ENGINE
+    wheel = _artifact(dist, "nnterp-vllm", "wheel")
+    with zipfile.ZipFile(wheel) as archive:
+        found = [entry for entry in archive.namelist() if entry.endswith(".dist-info/entry_points.txt")]
+        _check(len(found) == 1, f"{wheel.name} holds no entry_points.txt, so it declares no {group!r} entry point")
+        declared = configparser.ConfigParser()
+        declared.read_string(archive.read(found[0]).decode())
+    value = declared.get(group, name, fallback=None)
+    _check(value == package, f"{wheel.name} declares [{group}] {name} = {value!r}; nnterp needs {package!r}")
+    installed = [entry for entry in importlib.metadata.entry_points(group=group) if entry.name == name]
+    owners = [entry.dist.name.replace("_", "-").lower() if entry.dist else None for entry in installed]
+    _check(
+        owners == ["nnterp-vllm"] and installed[0].value == package,
+        f"the environment's [{group}] {name} entry points are {[(e.value, o) for e, o in zip(installed, owners)]}; "
+        f"expected nnterp-vllm's {package!r} alone",
+    )
+    engines = families.installed_engines()
+    _check(
+        engines.get(name) == package, f"nnterp.families.installed_engines() gives {engines}, not {name} -> {package}"
+    )
+    _check(
+        importlib.util.find_spec("nnterp.families.vllm") is None,
+        "nnterp still ships a nnterp.families.vllm package: the engine is found by its entry point, not grafted in",
+    )
+    # Neither check imports a family module, so vLLM itself need not be installed.
+    _check(families.has_family("llama", name), f"the {name} engine has no llama family through {package}")
+    try:
+        families.lookup("no_such_type", engine=name)
+    except families.UnsupportedFamily:
+        pass
+    else:
+        raise WheelCheckFailed(f"a type with no {name} family did not raise UnsupportedFamily")
+    return [f"{wheel.name} declares [{group}] {name} = {package}, and nnterp finds the {name} engine through it"]
+
+
 def check_vllm_families() -> list[str]:
-    """The vLLM families resolve under `nnterp.families.vllm` to the installed nnterp-vllm's files."""
+    """The vLLM families resolve under `nnterp_vllm.families` to the installed nnterp-vllm's files."""
     from nnterp import families
 
     spec = importlib.util.find_spec("nnterp_vllm")
@@ -194,12 +246,12 @@ def check_vllm_families() -> list[str]:
     known = families.known("vllm")
     _check(known == files, f"known('vllm') is {len(known)} families, the installed folder holds {len(files)}")
     for name in files:
-        found = importlib.util.find_spec(f"nnterp.families.vllm.{name}")
+        found = importlib.util.find_spec(f"nnterp_vllm.families.{name}")
         _check(
             found is not None and Path(found.origin).resolve().parent == folder.resolve(),
-            f"nnterp.families.vllm.{name} does not resolve to {folder}",
+            f"nnterp_vllm.families.{name} does not resolve to {folder}",
         )
-    return [f"nnterp.families.vllm holds the {len(files)} families of {folder}"]
+    return [f"nnterp_vllm.families holds the {len(files)} families of {folder}"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -214,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         check_light_import,
         check_commands,
         lambda: check_trace(args.checkpoint),
+        lambda: check_vllm_engine(args.dist),
         check_vllm_families,
     )
     try:

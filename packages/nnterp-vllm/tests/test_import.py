@@ -1,5 +1,6 @@
-"""The package imports without vLLM, lists its families under nnterp, and says what is missing without vLLM."""
+"""The package imports without vLLM, its families reach nnterp through its entry point, and it says what is missing."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -44,6 +45,19 @@ def test_the_families_import_under_nnterp():
     shipped = families.known("vllm")
     assert {"llama", "qwen2"} <= set(shipped)
     assert shipped == sorted(shipped)
+
+
+def test_nnterp_finds_the_engine_through_the_declared_entry_point():
+    from importlib.metadata import entry_points
+
+    from nnterp import families
+
+    declared = [entry for entry in entry_points(group=families.ENGINE_GROUP) if entry.name == "vllm"]
+    assert [entry.value for entry in declared] == ["nnterp_vllm.families"]
+    assert families.installed_engines()["vllm"] == "nnterp_vllm.families"
+    # Listed through the entry point's package without importing a family (which would need vLLM).
+    assert "qwen2" in families.known("vllm")
+    assert importlib.util.find_spec("nnterp_vllm.families.qwen2") is not None
 
 
 BLOCK_VLLM_LOAD = BLOCK_VLLM.replace(

@@ -1,10 +1,10 @@
 """nnterp's vLLM engine: `StandardizedVLLM`, the standard names and values on a vLLM model.
 
 Importing this package needs neither vLLM nor a GPU: `StandardizedVLLM` is imported
-from `nnterp_vllm.standardized` on first use. The vLLM families and components ship
-in this distribution's ``families`` and ``components`` folders and import as
-`nnterp.families.vllm.<model_type>` and `nnterp.components.vllm`, whose packages add
-those folders to their search path.
+from `nnterp_vllm.standardized` on first use. The vLLM families are the modules of
+`nnterp_vllm.families`, one per model type, and the shapes they share are
+`nnterp_vllm.components`. nnterp finds the families through the ``vllm`` entry point
+of the ``nnterp.engines`` group that this distribution declares (its pyproject.toml).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """`StandardizedVLLM`: nnsight's `VLLM` with nnterp's standard names and values.
 
 The load reads the checkpoint's config, takes the family of its ``model_type``
-under `nnterp.families.vllm`, and hands the family's aliases and envoy classes to
+from `nnterp.families.lookup(..., engine="vllm")` (a module of
+`nnterp_vllm.families`), and hands the family's aliases and envoy classes to
 nnsight, on the client's meta tree and, through the engine's
 ``additional_config``, on the tree the engine's worker builds over the real module,
 which is where a trace's block runs.
@@ -19,9 +20,9 @@ from nnsight.modeling.vllm.vllm import VLLM
 
 from nnterp import families
 from nnterp.components import DerivedEProperty, Residual, unavailable
-from nnterp.components.vllm.reasons import LM_HEAD, NO_MASK, ORDER
-from nnterp.components.vllm.values import Flat
-from nnterp.standardized import Logits, NextTokenProbs, Standardized, Tokens, _FromLogits, _index, _model_type
+from nnterp.standardized import FromLogits, Logits, NextTokenProbs, Standardized, Tokens, family_model_type, layer_index
+from nnterp_vllm.components.reasons import LM_HEAD, NO_MASK, ORDER
+from nnterp_vllm.components.values import Flat
 
 from .cpu import cpu_head_sizes, refuse_unsupported_heads, size_kv_cache
 from .workers import CONFIG_KEY, describe, on_cpu, quiet_accelerator, worker_class
@@ -123,7 +124,7 @@ class StandardizedVLLM(Standardized, VLLM):
             options = {key: kwargs[key] for key in ("revision", "trust_remote_code") if key in kwargs}
             hf_config = AutoConfig.from_pretrained(repo_id, **options)
         if family is None:
-            family = families.lookup(_model_type(hf_config, engine="vllm"), engine="vllm")
+            family = families.lookup(family_model_type(hf_config, engine="vllm"), engine="vllm")
         for attribute in ("RENAME", "ENVOYS"):
             if not hasattr(family, attribute):
                 raise TypeError(
@@ -193,7 +194,7 @@ class StandardizedVLLM(Standardized, VLLM):
     def skip_layers(self, start: int, end: int, skip_with: Any = None) -> None:
         """Blocks `start` to `end` do not run; safe on a request that runs alone (the skip answers for every row)."""
         count = len(self.layers)
-        start, end = _index(start, count, "start"), _index(end, count, "end")
+        start, end = layer_index(start, count, "start"), layer_index(end, count, "end")
         if start > end:
             raise ValueError(f"skip_layers({start}, {end}): start comes after end; pass them in ascending order")
         stream = self.layers[start].layer_input if skip_with is None else skip_with
@@ -235,7 +236,7 @@ class StandardizedVLLM(Standardized, VLLM):
     def _next_token_probs(self) -> NextTokenProbs:
         return self.logits[:, -1].softmax(-1)
 
-    next_token_probs = _FromLogits(_next_token_probs, description="The softmax of the logits at the last position")
+    next_token_probs = FromLogits(_next_token_probs, description="The softmax of the logits at the last position")
 
 
 __all__ = ["StandardizedVLLM"]

@@ -1,7 +1,7 @@
 """AFMoE on vLLM against the transformers engine: a sandwich block, a gated attention, a biased sigmoid mixture."""
 
-from nnterp.families.vllm import afmoe
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import afmoe
 
 
 class TestVLLMAfmoe(VLLMSuite):

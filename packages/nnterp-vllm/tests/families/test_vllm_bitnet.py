@@ -1,7 +1,7 @@
 """BitNet on vLLM's transformers backend against the transformers engine: sub-norms before both output projections."""
 
-from nnterp.families.vllm import bitnet
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import bitnet
 
 
 class TestVLLMBitnet(VLLMSuite):

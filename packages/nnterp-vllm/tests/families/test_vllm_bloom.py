@@ -2,8 +2,8 @@
 
 import torch
 
-from nnterp.families.vllm import bloom
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import bloom
 
 
 class TestVLLMBloom(VLLMSuite):

@@ -1,7 +1,7 @@
 """Cohere on vLLM against the transformers engine: a parallel block with one norm, per-head query and key norms, scaled logits."""
 
-from nnterp.families.vllm import cohere
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import cohere
 
 
 class TestVLLMCohere(VLLMSuite):

@@ -1,7 +1,7 @@
 """Cohere 2 on vLLM against the transformers engine: Cohere's parallel block with sliding-window blocks, run with Cohere's classes."""
 
-from nnterp.families.vllm import cohere2
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import cohere2
 
 
 class TestVLLMCohere2(VLLMSuite):

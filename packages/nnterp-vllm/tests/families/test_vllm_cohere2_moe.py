@@ -1,7 +1,7 @@
 """Cohere 2 MoE on vLLM against the transformers engine: a parallel block whose mixture runs its shared experts in the kernel's call."""
 
-from nnterp.families.vllm import cohere2_moe
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import cohere2_moe
 
 
 class TestVLLMCohere2Moe(VLLMSuite):

@@ -8,10 +8,10 @@ import torch
 from nnsight.modeling.vllm.vllm import VLLM
 
 from nnterp import StandardizedVLLM
-from nnterp.families.vllm import llama
 from nnterp_harness.locate import checkpoint_path
 from nnterp_harness.vllm_suite import WIDE_HEADS, resized_checkpoint, shutdown
 from nnterp_vllm.cpu import kv_bytes_per_token
+from nnterp_vllm.families import llama
 from nnterp_vllm.workers import on_cpu
 
 pytestmark = pytest.mark.skipif(not on_cpu(), reason="vLLM runs on a GPU here")

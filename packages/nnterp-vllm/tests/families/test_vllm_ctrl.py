@@ -1,7 +1,7 @@
 """CTRL on vLLM's transformers backend against the transformers engine: names of its own, a sequential MLP, a scaled embedding."""
 
-from nnterp.families.vllm import ctrl
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import ctrl
 
 
 class TestVLLMCtrl(VLLMSuite):

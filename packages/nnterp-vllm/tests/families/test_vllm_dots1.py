@@ -1,7 +1,7 @@
 """dots.llm1 on vLLM's transformers backend against the transformers engine: a grouped sigmoid mixture vLLM fuses whole."""
 
-from nnterp.families.vllm import dots1
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import dots1
 
 
 class TestVLLMDots1(VLLMSuite):

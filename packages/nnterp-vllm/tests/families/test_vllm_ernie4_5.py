@@ -1,7 +1,7 @@
 """ERNIE 4.5 on vLLM against the transformers engine: run with Llama's classes, an interleaved rotary embedding."""
 
-from nnterp.families.vllm import ernie4_5
 from nnterp_harness.vllm_suite import WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import ernie4_5
 
 
 class TestVLLMErnie45(VLLMSuite):

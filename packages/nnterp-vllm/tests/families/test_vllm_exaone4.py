@@ -1,7 +1,7 @@
 """EXAONE 4 on vLLM against the transformers engine: a post-norm block returning the stream with its residual, query and key norms."""
 
-from nnterp.families.vllm import exaone4
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import exaone4
 
 
 class TestVLLMExaone4(VLLMSuite):

@@ -1,7 +1,7 @@
 """EXAONE-MoE on vLLM against the transformers engine: a grouped sigmoid mixture with its shared experts in the kernel's call."""
 
-from nnterp.families.vllm import exaone_moe
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import exaone_moe
 
 
 class TestVLLMExaoneMoe(VLLMSuite):

@@ -1,7 +1,7 @@
 """Falcon on vLLM against the transformers engine: a parallel block, multi-query attention, biases the block adds."""
 
-from nnterp.families.vllm import falcon
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import falcon
 
 
 class TestVLLMFalcon(VLLMSuite):

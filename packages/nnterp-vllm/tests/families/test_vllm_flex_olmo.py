@@ -1,7 +1,7 @@
 """FlexOlmo on vLLM's transformers backend against the transformers engine: OLMo 2's post-norm block, a fused mixture."""
 
-from nnterp.families.vllm import flex_olmo
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import flex_olmo
 
 
 class TestVLLMFlexOlmo(VLLMSuite):

@@ -1,7 +1,7 @@
 """Gemma on vLLM against the transformers engine: a scaled embedding, (1 + weight) norms, a GELU gate."""
 
-from nnterp.families.vllm import gemma
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import gemma
 
 
 class TestVLLMGemma(VLLMSuite):

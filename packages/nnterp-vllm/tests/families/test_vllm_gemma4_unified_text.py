@@ -2,8 +2,8 @@
 
 import nnsight
 
-from nnterp.families.vllm import gemma4_unified_text
 from nnterp_harness.vllm_suite import PROMPT, VLLMSuite, gap
+from nnterp_vllm.families import gemma4_unified_text
 
 
 class TestVLLMGemma4UnifiedText(VLLMSuite):

@@ -1,7 +1,7 @@
 """GLM on vLLM's transformers backend against the transformers engine: a fused gate and up projection, a partial interleaved rotary."""
 
-from nnterp.families.vllm import glm
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import glm
 
 
 class TestVLLMGlm(VLLMSuite):

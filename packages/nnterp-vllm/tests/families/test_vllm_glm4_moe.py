@@ -1,7 +1,7 @@
 """GLM-4.5 on vLLM against the transformers engine: a sigmoid-routed mixture whose shared experts run inside the fused kernel's call."""
 
-from nnterp.families.vllm import glm4_moe
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import glm4_moe
 
 
 class TestVLLMGlm4Moe(VLLMSuite):

@@ -1,7 +1,7 @@
 """GPT-2 on vLLM against the transformers engine: a plain MLP, so both neuron values are served."""
 
-from nnterp.families.vllm import gpt2
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import gpt2
 
 
 class TestVLLMGPT2(VLLMSuite):

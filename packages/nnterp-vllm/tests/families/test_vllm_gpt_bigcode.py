@@ -1,7 +1,7 @@
 """GPTBigCode on vLLM's transformers backend against the transformers engine: multi-query attention, a plain MLP."""
 
-from nnterp.families.vllm import gpt_bigcode
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import gpt_bigcode
 
 
 class TestVLLMGPTBigCode(VLLMSuite):

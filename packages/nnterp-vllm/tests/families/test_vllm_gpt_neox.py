@@ -1,7 +1,7 @@
 """GPT-NeoX on vLLM's transformers backend against the transformers engine: a parallel block, partial rotary."""
 
-from nnterp.families.vllm import gpt_neox
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import gpt_neox
 
 
 class TestVLLMGPTNeoX(VLLMSuite):

@@ -2,8 +2,8 @@
 
 import nnsight
 
-from nnterp.families.vllm import gpt_oss
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, PROMPT, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import gpt_oss
 
 
 class TestVLLMGptOss(VLLMSuite):

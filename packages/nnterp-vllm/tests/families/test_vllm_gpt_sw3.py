@@ -1,7 +1,7 @@
 """GPT-SW3 on vLLM against the transformers engine: run with GPT-2's classes, a plain MLP."""
 
-from nnterp.families.vllm import gpt_sw3
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import gpt_sw3
 
 
 class TestVLLMGptSw3(VLLMSuite):

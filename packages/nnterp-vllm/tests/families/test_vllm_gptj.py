@@ -1,7 +1,7 @@
 """GPT-J on vLLM against the transformers engine: a parallel block, an interleaved partial rotary embedding, a plain MLP."""
 
-from nnterp.families.vllm import gptj
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import gptj
 
 
 class TestVLLMGPTJ(VLLMSuite):

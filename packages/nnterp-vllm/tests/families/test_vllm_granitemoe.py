@@ -1,7 +1,7 @@
 """Granite-MoE on vLLM against the transformers engine: a scaled mixture in the fused kernel, muP multipliers."""
 
-from nnterp.families.vllm import granitemoe
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import granitemoe
 
 
 class TestVLLMGranitemoe(VLLMSuite):

@@ -1,7 +1,7 @@
 """Helium on vLLM's transformers backend against the transformers engine: Llama's block with an interleaved rotary embedding."""
 
-from nnterp.families.vllm import helium
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import helium
 
 
 class TestVLLMHelium(VLLMSuite):

@@ -1,7 +1,7 @@
 """Hunyuan dense on vLLM's transformers backend against the transformers engine: Llama's block, per-head query and key norms after the rotary embedding."""
 
-from nnterp.families.vllm import hunyuan_v1_dense
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import hunyuan_v1_dense
 
 
 class TestVLLMHunyuanV1Dense(VLLMSuite):

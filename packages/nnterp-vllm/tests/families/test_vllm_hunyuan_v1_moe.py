@@ -1,7 +1,7 @@
 """Hunyuan MoE on vLLM's transformers backend against the transformers engine: transformers' routing into vLLM's kernel."""
 
-from nnterp.families.vllm import hunyuan_v1_moe
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import hunyuan_v1_moe
 
 
 class TestVLLMHunyuanV1Moe(VLLMSuite):

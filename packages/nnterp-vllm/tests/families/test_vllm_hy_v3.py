@@ -1,7 +1,7 @@
 """Hunyuan 3 on vLLM against the transformers engine: a biased sigmoid mixture with its shared experts in the kernel's call."""
 
-from nnterp.families.vllm import hy_v3
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import hy_v3
 
 
 class TestVLLMHYV3(VLLMSuite):

@@ -1,7 +1,7 @@
 """HyperCLOVA X on vLLM against the transformers engine: muP multipliers on the embedding, the contributions, the scores and the logits, post-norms."""
 
-from nnterp.families.vllm import hyperclovax
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import hyperclovax
 
 
 class TestVLLMHyperclovax(VLLMSuite):

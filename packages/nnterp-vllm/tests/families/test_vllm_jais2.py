@@ -1,7 +1,7 @@
 """Jais 2 on vLLM's transformers backend against the transformers engine: biased layer norms and a plain ReLU² MLP."""
 
-from nnterp.families.vllm import jais2
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import jais2
 
 
 class TestVLLMJais2(VLLMSuite):

@@ -1,7 +1,7 @@
 """Mellum on vLLM's transformers backend against the transformers engine: sliding blocks and a fused softmax mixture."""
 
-from nnterp.families.vllm import mellum
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import mellum
 
 
 class TestVLLMMellum(VLLMSuite):

@@ -1,7 +1,7 @@
 """MiniCPM3 on vLLM against the transformers engine: latent attention computed out, scaled contributions."""
 
-from nnterp.families.vllm import minicpm3
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import minicpm3
 
 
 class TestVLLMMiniCPM3(VLLMSuite):

@@ -4,8 +4,8 @@ The test copy also states the scale in the entry vLLM reads (``llama_4_scaling``
 checkpoint keeps in ``rope_parameters``, so both engines scale the queries.
 """
 
-from nnterp.families.vllm import ministral3
 from nnterp_harness.vllm_suite import WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import ministral3
 
 
 class TestVLLMMinistral3(VLLMSuite):

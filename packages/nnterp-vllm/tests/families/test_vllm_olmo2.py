@@ -1,7 +1,7 @@
 """OLMo 2 on vLLM's transformers backend against the transformers engine: a post-norm block, normed queries and keys."""
 
-from nnterp.families.vllm import olmo2
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import olmo2
 
 
 class TestVLLMOlmo2(VLLMSuite):

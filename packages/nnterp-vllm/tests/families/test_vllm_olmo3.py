@@ -1,7 +1,7 @@
 """OLMo 3 on vLLM's transformers backend against the transformers engine: a post-norm block with sliding-window blocks."""
 
-from nnterp.families.vllm import olmo3
 from nnterp_harness.vllm_suite import VLLMSuite
+from nnterp_vllm.families import olmo3
 
 
 class TestVLLMOlmo3(VLLMSuite):

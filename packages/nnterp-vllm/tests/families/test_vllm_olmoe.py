@@ -1,7 +1,7 @@
 """OLMoE on vLLM against the transformers engine: a mixture in the fused kernel, query and key norms over all heads."""
 
-from nnterp.families.vllm import olmoe
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import olmoe
 
 
 class TestVLLMOlmoe(VLLMSuite):

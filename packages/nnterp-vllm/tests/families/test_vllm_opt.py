@@ -1,7 +1,7 @@
 """OPT on vLLM against the transformers engine: no mlp module, the feed-forward stream flat over tokens."""
 
-from nnterp.families.vllm import opt
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import opt
 
 
 class TestVLLMOPT(VLLMSuite):

@@ -1,7 +1,7 @@
 """Phi on vLLM's transformers backend against the transformers engine: a parallel block, partial rotary, query and key norms."""
 
-from nnterp.families.vllm import phi
 from nnterp_harness.vllm_suite import ALWAYS_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import phi
 
 
 class TestVLLMPhi(VLLMSuite):

@@ -1,7 +1,7 @@
 """Qwen2-MoE on vLLM against the transformers engine: a mixture whose shared expert runs inside the fused kernel's call."""
 
-from nnterp.families.vllm import qwen2_moe
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import qwen2_moe
 
 
 class TestVLLMQwen2Moe(VLLMSuite):

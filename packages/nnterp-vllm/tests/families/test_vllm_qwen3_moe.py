@@ -1,7 +1,7 @@
 """Qwen3-MoE on vLLM against the transformers engine: a mixture in the fused kernel, which calls the gate itself."""
 
-from nnterp.families.vllm import qwen3_moe
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import qwen3_moe
 
 
 class TestVLLMQwen3Moe(VLLMSuite):

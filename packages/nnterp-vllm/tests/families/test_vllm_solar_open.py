@@ -1,7 +1,7 @@
 """Solar Open on vLLM's transformers backend against the transformers engine: a grouped sigmoid mixture vLLM fuses whole."""
 
-from nnterp.families.vllm import solar_open
 from nnterp_harness.vllm_suite import FUSED_MOE_UNAVAILABLE, VLLMSuite
+from nnterp_vllm.families import solar_open
 
 
 class TestVLLMSolarOpen(VLLMSuite):

@@ -1,7 +1,7 @@
 """StableLM on vLLM against the transformers engine: LayerNorms, a partial rotary embedding, the block returning the stream with its residual."""
 
-from nnterp.families.vllm import stablelm
 from nnterp_harness.vllm_suite import WIDE_HEADS, VLLMSuite
+from nnterp_vllm.families import stablelm
 
 
 class TestVLLMStablelm(VLLMSuite):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -59,13 +60,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     families = commands.add_parser("families", help="the coverage table of every shipped family, read off the code")
     families.add_argument("--markdown", action="store_true", help="print the page site/docs/families.md holds")
-    scaffold = commands.add_parser(
-        "scaffold", help="draft a family, a tiny checkpoint and a suite file for a model type"
-    )
-    scaffold.add_argument("model_type", help="a causal-LM model_type of the installed transformers")
-    scaffold.add_argument("--out", help="where to write the draft (default: ./scaffold/<module>)")
-    scaffold.add_argument("--no-run", action="store_true", help="write the files only: no checkpoint, no suite run")
     return parser
+
+
+#: What `python -m nnterp scaffold ...` is told: the scaffold drafts with the harness's checkpoints and suite.
+SCAFFOLD_MOVED = (
+    "nnterp has no scaffold command: the scaffold lives in the test harness. Install it with "
+    "`pip install ./harness` (from the nnterp repository) and run `python -m nnterp_harness.scaffold {arguments}`"
+)
 
 
 def _support_lines(support: dict) -> list[str]:
@@ -83,13 +85,14 @@ def _support_lines(support: dict) -> list[str]:
     return lines
 
 
-def inspect(source: str, prompt: str, out=sys.stdout) -> None:
-    """Load `source` and print the report; the library's own errors propagate."""
+def inspect(source: str, prompt: str, out=None) -> None:
+    """Load `source` and print the report to `out` (the current `sys.stdout` by default); errors propagate."""
     import nnsight
 
     from .standardized import StandardizedTransformer
 
     model = StandardizedTransformer(source, dispatch=True, attn_implementation="eager", device="cpu")
+    out = sys.stdout if out is None else out  # read at the call: a caller may have redirected it
     write = lambda line="": print(line, file=out)  # noqa: E731
     write(f"checkpoint  {source}")
     write(f"model_type  {model.config.model_type}")
@@ -162,15 +165,13 @@ def _check_local(source: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["scaffold"]:
+        arguments = shlex.join(argv[1:]) or "<model_type> [--out DIR] [--no-run]"
+        print(f"python -m nnterp: {SCAFFOLD_MOVED.format(arguments=arguments)}", file=sys.stderr)
+        return 2
     args = _parser().parse_args(argv)
     from .families import UnsupportedFamily
-
-    if args.command == "scaffold":
-        from .scaffold import scaffold
-
-        report = scaffold(args.model_type, args.out, run=not args.no_run)
-        print(report.text())
-        return 0 if report.error is None else 2
 
     if args.command == "families":
         from . import coverage

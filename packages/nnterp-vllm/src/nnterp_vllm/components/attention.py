@@ -31,7 +31,7 @@ from nnterp.components import (
 from .reasons import DECODE
 from .values import Flat, step_reason
 
-__all__ = ["DECODE", "Attention", "causal_scores"]
+__all__ = ["DECODE", "Attention", "causal_scores", "on_decode_step"]
 
 
 def _kernel(envoy: Any) -> Any:
@@ -39,7 +39,8 @@ def _kernel(envoy: Any) -> Any:
     return envoy.attn._module
 
 
-def _decode(envoy: Any) -> str | None:
+def on_decode_step(envoy: Any) -> str | None:
+    """`DECODE` while `envoy`'s attention layer runs a decode step, else `None`: where the pattern is recomputable."""
     return step_reason(envoy, f"{envoy.attn.path}.input", DECODE)
 
 
@@ -179,14 +180,14 @@ class Attention(Standard):
         )
 
     attention_scores = DerivedEProperty(
-        _scores, description="The attention scores entering the softmax, masked", unavailable=_decode
+        _scores, description="The attention scores entering the softmax, masked", unavailable=on_decode_step
     )
 
     def _probabilities(self) -> Pattern:
         return self.attention_scores.float().softmax(-1).to(self.attention_queries.dtype)
 
     attention_probabilities = DerivedEProperty(
-        _probabilities, description="The attention pattern the values are mixed with", unavailable=_decode
+        _probabilities, description="The attention pattern the values are mixed with", unavailable=on_decode_step
     )
 
     @Flat(

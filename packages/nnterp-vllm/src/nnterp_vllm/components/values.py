@@ -16,10 +16,9 @@ from functools import partial
 from typing import Any
 
 import torch
-from nnsight.intervention.eproperty import WriteBack
 from nnsight.intervention.interleaver import Mediator
 
-from nnterp.components import EProperty, pick, put, resolve
+from nnterp.components import EProperty, pick, put
 
 #: What a write of another shape is told to do instead.
 ROWS_HINT = "write into the rows you mean instead (``value[:, positions] = ...``)"
@@ -84,29 +83,17 @@ class Flat(EProperty):
 
     # -- read and write -------------------------------------------------------------
 
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        if obj is None:
-            return self
-        self._check(obj)
-        key = self._key(obj)
-        select = self._select(obj)
-        interleaver = getattr(obj, "interleaver", None)
-        if interleaver is not None and not interleaver.interleaving:
-            location, _ = resolve(obj, key, walk=False, name=self.name)
-            raise ValueError(f"Cannot access `{location}` outside of interleaving: read values inside a trace")
-        location, attribute = self._resolve(obj, key)
-        mediator = Mediator.current(location)
-        occurrence = mediator.wanted(location)
-        waiting = mediator.transform
-        if waiting is not None and waiting.key == (self, location, occurrence):
-            return waiting.view
-        raw = Mediator.value(location)
+    # The read is `EProperty.__get__`'s: these two hooks make it serve a private copy and hand it back.
+
+    def _hands_back(self) -> bool:
+        return not self.read_only
+
+    def _serve(self, obj: Any, raw: Any, attribute: str, select: Any) -> tuple[Any, Any]:
         live = self.take(obj, raw, attribute, select)
         value = self._view(obj, live.clone())
-        if not self.read_only:
-            back = partial(self._write_back, obj, value, raw, attribute, select, live)
-            mediator.transform = WriteBack(back, value, self, location, occurrence)
-        return value
+        if self.read_only:
+            return value, None
+        return value, partial(self._write_back, obj, value, raw, attribute, select, live)
 
     def _write_back(self, obj: Any, value: Any, raw: Any, attribute: str, select: Any, live: torch.Tensor) -> Any:
         served = self._view(obj, live).shape

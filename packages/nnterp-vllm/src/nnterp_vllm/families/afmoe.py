@@ -19,8 +19,8 @@ embedding.
 from vllm.model_executor.models.afmoe import AfmoeAttention, AfmoeDecoderLayer, AfmoeMLP, AfmoeMoE
 
 from nnterp.components import Residual
-from nnterp.components import vllm as base
-from nnterp.families.vllm import gemma2
+from nnterp_vllm import components as base
+from nnterp_vllm.families import gemma2
 
 RENAME = {
     **gemma2.RENAME,

@@ -8,7 +8,7 @@ block, attention and MLP are transformers' classes with vLLM's linear layers and
 
 from transformers.models.arcee.modeling_arcee import ArceeAttention, ArceeDecoderLayer, ArceeMLP
 
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

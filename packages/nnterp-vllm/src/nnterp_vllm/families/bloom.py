@@ -8,7 +8,7 @@ the recomputed scores add as ``slope * key_position``. The MLP is plain (``gelu_
 
 from vllm.model_executor.models.bloom import BloomAttention, BloomBlock, BloomMLP
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "transformer.word_embeddings": "embed_tokens",

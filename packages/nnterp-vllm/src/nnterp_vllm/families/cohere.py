@@ -9,8 +9,8 @@ before the rotary embedding; the MLP is gated; the logits processor multiplies b
 
 from vllm.model_executor.models.commandr import CohereAttention, CohereDecoderLayer, CohereMLP
 
-from nnterp.components import vllm as base
-from nnterp.components.vllm import parallel
+from nnterp_vllm import components as base
+from nnterp_vllm.components import parallel
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -7,6 +7,6 @@ without one. The window is the layer's, one wider than the config's (vLLM counts
 
 from vllm.model_executor.models.commandr import CohereDecoderLayer  # noqa: F401  - vLLM runs the type as Cohere
 
-from nnterp.families.vllm.cohere import ENVOYS, RENAME, Attention, Layer, Mlp
+from nnterp_vllm.families.cohere import ENVOYS, RENAME, Attention, Layer, Mlp
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp"]

@@ -18,8 +18,8 @@ from vllm.model_executor.models.cohere2_moe import (
     Cohere2MoeMLP,
 )
 
-from nnterp.components import vllm as base
-from nnterp.components.vllm import parallel
+from nnterp_vllm import components as base
+from nnterp_vllm.components import parallel
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -11,7 +11,7 @@ linear layers and attention layer (``self_attn.attn``) inside, and the values ca
 
 from transformers.models.ctrl.modeling_ctrl import EncoderLayer, MultiHeadAttention
 
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -8,7 +8,7 @@ the values carry the batch axis.
 
 from transformers.models.cwm.modeling_cwm import CwmAttention, CwmDecoderLayer, CwmMLP
 
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

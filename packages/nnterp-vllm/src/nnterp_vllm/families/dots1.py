@@ -13,8 +13,8 @@ returning the sum. So the shared experts' contribution is served at their module
 
 from transformers.models.dots1.modeling_dots1 import Dots1Attention, Dots1DecoderLayer, Dots1MLP, Dots1MoE
 
-from nnterp.components.vllm import transformers_backend as base
-from nnterp.components.vllm import transformers_moe
+from nnterp_vllm.components import transformers_backend as base
+from nnterp_vllm.components import transformers_moe
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -8,6 +8,6 @@ checkpoint that sets ``use_bias`` runs without them on this engine.
 
 from vllm.model_executor.models.llama import LlamaDecoderLayer  # noqa: F401  - vLLM runs the type as Llama
 
-from nnterp.families.vllm.llama import ENVOYS, RENAME, Attention, Layer, Mlp
+from nnterp_vllm.families.llama import ENVOYS, RENAME, Attention, Layer, Mlp
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp"]

@@ -10,7 +10,7 @@ stream, so it is a plain `Layer`. The queries and keys pass per-head RMS norms b
 
 from vllm.model_executor.models.exaone4 import Exaone4Attention, Exaone4DecoderLayer, Exaone4GatedMLP
 
-from nnterp.components.vllm import post_norm
+from nnterp_vllm.components import post_norm
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -17,7 +17,7 @@ from vllm.model_executor.models.exaone_moe import (
     ExaoneMoeGatedMLP,
 )
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -17,7 +17,7 @@ import torch
 from vllm.model_executor.models.falcon import FalconAttention, FalconDecoderLayer, FalconMLP
 
 from nnterp.components import PARALLEL, Residual, needs_child
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "transformer.word_embeddings": "embed_tokens",

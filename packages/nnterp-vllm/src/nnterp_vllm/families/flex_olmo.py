@@ -17,8 +17,8 @@ from transformers.models.flex_olmo.modeling_flex_olmo import (
 )
 
 from nnterp.components import Residual
-from nnterp.components.vllm import post_norm, transformers_moe
-from nnterp.components.vllm.transformers_backend import Batched
+from nnterp_vllm.components import post_norm, transformers_moe
+from nnterp_vllm.components.transformers_backend import Batched
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

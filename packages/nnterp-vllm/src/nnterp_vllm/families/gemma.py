@@ -9,7 +9,7 @@ outside the embedding module, which ``token_embeddings`` includes as transformer
 
 from vllm.model_executor.models.gemma import GemmaAttention, GemmaDecoderLayer, GemmaMLP
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -12,7 +12,7 @@ global attention.
 from vllm.model_executor.models.gemma2 import Gemma2Attention, Gemma2DecoderLayer, Gemma2MLP
 
 from nnterp.components import Residual, needs_child
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -12,7 +12,7 @@ own.
 
 from vllm.model_executor.models.gemma3 import Gemma3Attention, Gemma3DecoderLayer, Gemma3MLP
 
-from nnterp.families.vllm import gemma2
+from nnterp_vllm.families import gemma2
 
 RENAME = gemma2.RENAME
 embedding_scale = gemma2.embedding_scale

@@ -16,8 +16,8 @@ outside the embedding module and softcaps the logits in its logits processor.
 from vllm.model_executor.models.gemma4 import Gemma4Attention, Gemma4DecoderLayer, Gemma4MLP
 
 from nnterp.components import Residual, needs_child
-from nnterp.components import vllm as base
-from nnterp.families.vllm import gemma2
+from nnterp_vllm import components as base
+from nnterp_vllm.families import gemma2
 
 RENAME = gemma2.RENAME
 embedding_scale = gemma2.embedding_scale

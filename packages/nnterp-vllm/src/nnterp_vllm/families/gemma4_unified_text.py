@@ -17,8 +17,8 @@ from transformers.models.gemma4_unified.modeling_gemma4_unified import (
     Gemma4UnifiedTextMLP,
 )
 
-from nnterp.components.vllm import post_norm
-from nnterp.families.vllm import vaultgemma
+from nnterp_vllm.components import post_norm
+from nnterp_vllm.families import vaultgemma
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -9,7 +9,7 @@ carry the batch axis.
 
 from transformers.models.glm.modeling_glm import GlmAttention, GlmDecoderLayer, GlmMLP
 
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -10,7 +10,7 @@ the contributions are the post-norms' outputs. The rotary embedding turns part o
 from vllm.model_executor.models.glm4 import Glm4Attention, Glm4DecoderLayer, Glm4MLP
 
 from nnterp.components import Residual
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -8,7 +8,7 @@ down projection (``c_proj``).
 
 from vllm.model_executor.models.gpt2 import GPT2MLP, GPT2Attention, GPT2Block
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "transformer.wte": "embed_tokens",

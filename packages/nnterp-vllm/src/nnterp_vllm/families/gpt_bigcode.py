@@ -9,7 +9,7 @@ batch axis.
 
 from transformers.models.gpt_bigcode.modeling_gpt_bigcode import GPTBigCodeAttention, GPTBigCodeBlock, GPTBigCodeMLP
 
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -16,8 +16,8 @@ import torch
 from vllm.model_executor.models.gpt_oss import MLPBlock, OAIAttention, TransformerBlock
 
 from nnterp.components import DerivedEProperty, Pattern
-from nnterp.components import vllm as base
-from nnterp.components.vllm.attention import _decode
+from nnterp_vllm import components as base
+from nnterp_vllm.components import on_decode_step
 
 RENAME = {
     "model.embedding": "embed_tokens",
@@ -48,7 +48,7 @@ class Attention(base.Attention):
     attention_probabilities = DerivedEProperty(
         _probabilities,
         description="The attention pattern the values are mixed with, each head's sink taking its share",
-        unavailable=_decode,
+        unavailable=on_decode_step,
     )
 
 

@@ -8,6 +8,6 @@ The block is called with the stream alone and returns it. The MLP is plain: ``ml
 
 from vllm.model_executor.models.gpt2 import GPT2Block  # noqa: F401  - vLLM runs the type as GPT-2
 
-from nnterp.families.vllm.gpt2 import ENVOYS, RENAME, Attention, Layer, Mlp
+from nnterp_vllm.families.gpt2 import ENVOYS, RENAME, Attention, Layer, Mlp
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp"]

@@ -10,8 +10,8 @@ tied embeddings.
 
 from vllm.model_executor.models.gpt_j import GPTJMLP, GPTJAttention, GPTJBlock
 
-from nnterp.components import vllm as base
-from nnterp.components.vllm import parallel
+from nnterp_vllm import components as base
+from nnterp_vllm.components import parallel
 
 RENAME = {
     "transformer.wte": "embed_tokens",

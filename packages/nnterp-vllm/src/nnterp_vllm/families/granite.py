@@ -11,8 +11,8 @@ divides by ``logits_scaling``.
 
 from vllm.model_executor.models.granite import GraniteAttention, GraniteDecoderLayer, GraniteMLP
 
-from nnterp.components import vllm as base
-from nnterp.components.vllm import scaled
+from nnterp_vllm import components as base
+from nnterp_vllm.components import scaled
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

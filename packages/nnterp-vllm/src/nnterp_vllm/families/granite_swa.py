@@ -12,6 +12,6 @@ divides by ``logits_scaling``. Blocks whose
 
 from vllm.model_executor.models.granite import GraniteDecoderLayer  # noqa: F401  - vLLM runs the type as Granite
 
-from nnterp.families.vllm.granite import ENVOYS, RENAME, Attention, Layer, Mlp
+from nnterp_vllm.families.granite import ENVOYS, RENAME, Attention, Layer, Mlp
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp"]

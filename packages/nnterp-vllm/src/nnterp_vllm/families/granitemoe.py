@@ -11,8 +11,8 @@ The model multiplies the embedding by ``embedding_multiplier`` before block 0, t
 
 from vllm.model_executor.models.granitemoe import GraniteMoeAttention, GraniteMoeDecoderLayer, GraniteMoeMoE
 
-from nnterp.components import vllm as base
-from nnterp.components.vllm import scaled
+from nnterp_vllm import components as base
+from nnterp_vllm.components import scaled
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -10,6 +10,6 @@ tokens. The embedding, attention and logits carry Granite's multipliers, as on G
 
 from vllm.model_executor.models.granitemoeshared import GraniteMoeSharedDecoderLayer  # noqa: F401  - vLLM's class
 
-from nnterp.families.vllm.granitemoeshared import ENVOYS, RENAME, Attention, Layer, Moe
+from nnterp_vllm.families.granitemoeshared import ENVOYS, RENAME, Attention, Layer, Moe
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Moe"]

@@ -16,8 +16,8 @@ from vllm.model_executor.models.granitemoe import GraniteMoeAttention, GraniteMo
 from vllm.model_executor.models.granitemoeshared import GraniteMoeSharedDecoderLayer
 
 from nnterp.components import Residual
-from nnterp.components import vllm as base
-from nnterp.components.vllm import scaled
+from nnterp_vllm import components as base
+from nnterp_vllm.components import scaled
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -27,7 +27,7 @@ RENAME = {
 }
 
 #: Why the contribution is not served beside a shared MLP.
-INLINE_SUM = (
+_INLINE_SUM = (
     "vLLM's Granite-MoE-Shared block adds the mixture's and the shared MLP's outputs inside its forward and no "
     "module returns the sum; read routed_output and shared_expert_output, or layer_output"
 )
@@ -38,7 +38,7 @@ def _has_sibling(envoy) -> bool:
 
 
 def _summed_inline(envoy) -> str | None:
-    return INLINE_SUM if _has_sibling(envoy) else None
+    return _INLINE_SUM if _has_sibling(envoy) else None
 
 
 def _no_sibling(envoy) -> str | None:

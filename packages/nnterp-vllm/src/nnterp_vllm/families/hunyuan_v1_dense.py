@@ -12,7 +12,7 @@ from transformers.models.hunyuan_v1_dense.modeling_hunyuan_v1_dense import (
     HunYuanDenseV1MLP,
 )
 
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

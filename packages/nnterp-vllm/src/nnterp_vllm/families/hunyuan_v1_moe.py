@@ -15,8 +15,8 @@ from transformers.models.hunyuan_v1_moe.modeling_hunyuan_v1_moe import (
     HunYuanMoEV1Moe,
 )
 
-from nnterp.components.vllm import transformers_backend as base
-from nnterp.components.vllm import transformers_moe
+from nnterp_vllm.components import transformers_backend as base
+from nnterp_vllm.components import transformers_moe
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -14,7 +14,7 @@ entries the original checkpoints' configs carry and transformers' does not.
 
 from vllm.model_executor.models.hy_v3 import HYV3Attention, HYV3DecoderLayer, HYV3FeedForward, HYV3MoEFused
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -12,8 +12,8 @@ and the logits processor by ``logits_scaling``. The MLP is gated.
 
 from vllm.model_executor.models.hyperclovax import HyperCLOVAXAttention, HyperCLOVAXDecoderLayer, HyperCLOVAXMLP
 
-from nnterp.components import vllm as base
-from nnterp.components.vllm import scaled
+from nnterp_vllm import components as base
+from nnterp_vllm.components import scaled
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -8,7 +8,7 @@ vLLM's linear layers and attention layer (``self_attn.attn``) inside, and the va
 
 from transformers.models.jais2.modeling_jais2 import Jais2Attention, Jais2DecoderLayer, Jais2MLP
 
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

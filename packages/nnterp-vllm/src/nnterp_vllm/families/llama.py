@@ -7,7 +7,7 @@ norm that follows, so the block takes and returns the stream as ``(hidden_states
 
 from vllm.model_executor.models.llama import LlamaAttention, LlamaDecoderLayer, LlamaMLP
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

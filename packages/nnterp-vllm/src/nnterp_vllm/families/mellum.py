@@ -17,8 +17,8 @@ from transformers.models.mellum.modeling_mellum import (
     MellumSparseMoeBlock,
 )
 
-from nnterp.components.vllm import transformers_backend as base
-from nnterp.components.vllm import transformers_moe
+from nnterp_vllm.components import transformers_backend as base
+from nnterp_vllm.components import transformers_moe
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

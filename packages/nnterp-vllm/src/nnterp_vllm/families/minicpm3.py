@@ -18,7 +18,7 @@ from vllm.model_executor.models.minicpm import MiniCPMMLP
 from vllm.model_executor.models.minicpm3 import MiniCPM3Attention, MiniCPM3DecoderLayer
 
 from nnterp.components import Residual
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -37,7 +37,7 @@ def head_divisor(model) -> float:
     return model.config.hidden_size / model.config.dim_model_base
 
 
-def residual_scale(envoy) -> float:
+def _residual_scale(envoy) -> float:
     """The factor the block multiplies `envoy`'s output by before the add."""
     config = envoy.parent._module.config
     return config.scale_depth / math.sqrt(config.num_hidden_layers)
@@ -59,11 +59,11 @@ class Attention(base.Attention):
 
     @base.Flat("output", description="What the attention adds to the residual stream: its output, scaled")
     def attention_output(self, rows) -> Residual:
-        return rows * residual_scale(self)
+        return rows * _residual_scale(self)
 
     @attention_output.postprocess
     def attention_output(self, value):
-        return value / residual_scale(self)
+        return value / _residual_scale(self)
 
 
 class Mlp(base.Mlp):
@@ -71,11 +71,11 @@ class Mlp(base.Mlp):
 
     @base.Flat("output", description="What the MLP adds to the residual stream: its output, scaled")
     def mlp_output(self, rows) -> Residual:
-        return rows * residual_scale(self)
+        return rows * _residual_scale(self)
 
     @mlp_output.postprocess
     def mlp_output(self, value):
-        return value / residual_scale(self)
+        return value / _residual_scale(self)
 
 
 #: Module type -> Envoy subclass, for nnsight's ``envoys=``.

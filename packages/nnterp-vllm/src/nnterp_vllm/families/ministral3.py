@@ -11,6 +11,6 @@ scale.
 
 from vllm.model_executor.models.mistral import MistralDecoderLayer  # noqa: F401  - vLLM runs the type as Mistral
 
-from nnterp.families.vllm.mistral import ENVOYS, RENAME, Attention, Layer, Mlp
+from nnterp_vllm.families.mistral import ENVOYS, RENAME, Attention, Layer, Mlp
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp"]

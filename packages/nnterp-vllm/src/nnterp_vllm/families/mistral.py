@@ -9,7 +9,7 @@ Llama's MLP, and the attention runs over ``config.sliding_window`` when the conf
 from vllm.model_executor.models.llama import LlamaMLP
 from vllm.model_executor.models.mistral import MistralAttention, MistralDecoderLayer
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -9,7 +9,7 @@ one kernel. There is no shared expert.
 
 from vllm.model_executor.models.mixtral import MixtralAttention, MixtralDecoderLayer, MixtralMoE
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -9,7 +9,7 @@ the down projection.
 
 from vllm.model_executor.models.nemotron import NemotronAttention, NemotronDecoderLayer, NemotronMLP
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -10,7 +10,7 @@ before the rotary embedding, so the interior is served normed and rotated.
 
 from transformers.models.olmo2.modeling_olmo2 import Olmo2Attention, Olmo2DecoderLayer, Olmo2MLP
 
-from nnterp.components.vllm import post_norm
+from nnterp_vllm.components import post_norm
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -10,7 +10,7 @@ window) inside, and the values carry the batch axis.
 
 from transformers.models.olmo3.modeling_olmo3 import Olmo3Attention, Olmo3DecoderLayer, Olmo3MLP
 
-from nnterp.components.vllm import post_norm
+from nnterp_vllm.components import post_norm
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -10,7 +10,7 @@ whatever ``norm_topk_prob`` and ``tie_word_embeddings`` say (the published check
 
 from vllm.model_executor.models.olmoe import OlmoeAttention, OlmoeDecoderLayer, OlmoeMoE
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

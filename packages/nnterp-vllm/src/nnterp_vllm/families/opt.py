@@ -10,7 +10,7 @@ norm keeps its native name ``final_layer_norm``, which the decoder's final norm 
 from vllm.model_executor.models.opt import OPTAttention, OPTDecoderLayer
 
 from nnterp.components import FlatResidual, unavailable
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.decoder.embed_tokens": "embed_tokens",
@@ -20,7 +20,7 @@ RENAME = {
     "self_attn.out_proj": "self_attn.o_proj",
 }
 
-NO_MLP = "OPT's block runs fc1, the activation and fc2 inline: there is no mlp module to call"
+_NO_MLP = "OPT's block runs fc1, the activation and fc2 inline: there is no mlp module to call"
 
 
 class Layer(base.Layer):
@@ -36,7 +36,7 @@ class Layer(base.Layer):
     def mlp_norm_output(self, rows) -> FlatResidual:
         return rows
 
-    mlp_input = unavailable(NO_MLP)
+    mlp_input = unavailable(_NO_MLP)
 
 
 class Attention(base.Attention):

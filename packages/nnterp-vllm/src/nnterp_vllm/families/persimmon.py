@@ -15,7 +15,7 @@ from transformers.models.persimmon.modeling_persimmon import (
 )
 
 from nnterp.components import Residual
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -11,8 +11,8 @@ layer (``self_attn.attn``) inside, and the values carry the batch axis.
 
 from transformers.models.phi.modeling_phi import PhiAttention, PhiDecoderLayer, PhiMLP
 
-from nnterp.components.vllm import parallel
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import parallel
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

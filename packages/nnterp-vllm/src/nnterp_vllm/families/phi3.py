@@ -8,7 +8,7 @@ splits Phi-3's fused ``qkv_proj`` and ``gate_up_proj`` weights into its own at l
 
 from vllm.model_executor.models.llama import LlamaAttention, LlamaDecoderLayer, LlamaMLP
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -15,7 +15,7 @@ from vllm.model_executor.models.qwen2_moe import (
     Qwen2MoeSparseMoeBlock,
 )
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -8,7 +8,7 @@ norm each head before the rotary embedding, so the queries and keys are served n
 
 from vllm.model_executor.models.qwen3 import Qwen3Attention, Qwen3DecoderLayer, Qwen3MLP
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

@@ -15,7 +15,7 @@ from vllm.model_executor.models.qwen3_moe import (
     Qwen3MoeSparseMoeBlock,
 )
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

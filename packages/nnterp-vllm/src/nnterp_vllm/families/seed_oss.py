@@ -8,7 +8,7 @@ inside, and the values carry the batch axis.
 
 from transformers.models.seed_oss.modeling_seed_oss import SeedOssAttention, SeedOssDecoderLayer, SeedOssMLP
 
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

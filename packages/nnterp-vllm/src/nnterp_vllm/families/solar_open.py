@@ -12,8 +12,8 @@ their module and the routed sum alone is not.
 
 from transformers.models.solar_open.modeling_solar_open import SolarOpenAttention, SolarOpenDecoderLayer, SolarOpenMoE
 
-from nnterp.components.vllm import transformers_backend as base
-from nnterp.components.vllm import transformers_moe
+from nnterp_vllm.components import transformers_backend as base
+from nnterp_vllm.components import transformers_moe
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

@@ -9,7 +9,7 @@ rotary embedding turns part of each head, and the MLP is gated.
 
 from vllm.model_executor.models.stablelm import StablelmAttention, StablelmDecoderLayer, StablelmMLP
 
-from nnterp.components import vllm as base
+from nnterp_vllm import components as base
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",

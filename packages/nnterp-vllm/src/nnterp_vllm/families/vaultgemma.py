@@ -14,7 +14,7 @@ from transformers.models.vaultgemma.modeling_vaultgemma import (
 )
 
 from nnterp.components import Residual, needs_child
-from nnterp.components.vllm import transformers_backend as base
+from nnterp_vllm.components import transformers_backend as base
 
 #: The engine runs transformers' modules: values arrive as ``[1, tokens, ...]``.
 BACKEND = True

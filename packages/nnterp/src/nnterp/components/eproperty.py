@@ -195,20 +195,33 @@ class EProperty(eproperty):
             location, _ = resolve(obj, key, walk=False, name=self.name)
             raise ValueError(f"Cannot access `{location}` outside of interleaving: read values inside a trace")
         location, attribute = self._resolve(obj, key)
-        mediator = None
-        if self._transform is not None:
+        mediator = occurrence = None
+        if self._hands_back():
             mediator = Mediator.current(location)
             occurrence = mediator.wanted(location)
             waiting = mediator.transform
             if waiting is not None and waiting.key == (self, location, occurrence):
                 return waiting.view
-        raw = Mediator.value(location)
+        value, back = self._serve(obj, Mediator.value(location), attribute, select)
+        if back is not None:
+            mediator.transform = WriteBack(back, value, self, location, occurrence)
+        return value
+
+    def _hands_back(self) -> bool:
+        """Whether a read hands its value back to the model when the block moves on (a `.transform` is set)."""
+        return self._transform is not None
+
+    def _serve(self, obj: Any, raw: Any, attribute: str, select: Any) -> tuple[Any, Callable[[], Any] | None]:
+        """The value a read of the served `raw` gives, and what hands it back to the model (`None`: nothing).
+
+        The hand-back is `None` wherever `_hands_back()` is false; it runs when the block
+        moves on and returns what the location then holds.
+        """
         element = pick(attribute, raw, select)
         value = self._preprocess(obj, element) if self._preprocess is not None else element
-        if self._transform is not None:
-            fn = partial(_write_back, self._transform, obj, value, raw, element, attribute, select)
-            mediator.transform = WriteBack(fn, value, self, location, occurrence)
-        return value
+        if self._transform is None:
+            return value, None
+        return value, partial(_write_back, self._transform, obj, value, raw, element, attribute, select)
 
     def __set__(self, obj: Any, value: Any) -> None:
         if keep_native_child(obj, self.name, value):

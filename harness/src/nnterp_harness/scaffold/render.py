@@ -286,7 +286,7 @@ def family_module(a: Analysis) -> str:
         components |= {"latent_head_dim", "latent_qk_head_dim"}
     components |= reasons
     lines = [
-        f'"""{a.model_type} (`{a.block_class}` blocks): a draft written by `python -m nnterp scaffold {a.model_type}`.',
+        f'"""{a.model_type} (`{a.block_class}` blocks): a draft written by `python -m nnterp_harness.scaffold {a.model_type}`.',
         "",
         f"Block: `{_docstring_block(a)}`.",
     ]
@@ -551,7 +551,7 @@ def test_module(a: Analysis) -> str:
 import importlib.util
 from pathlib import Path
 
-{"from nnterp_harness.mixture import MixtureChecks" + chr(10) if a.mixture else ""}from nnterp_harness.suite import FamilySuite, rows
+from nnterp_harness.suite import FamilySuite, rows
 
 HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("nnterp_scaffold_{a.module_name}", HERE / "{a.module_name}.py")
@@ -559,7 +559,7 @@ draft = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(draft)
 
 
-class TestDraft{"".join(part.title() for part in a.module_name.split("_"))}({"MixtureChecks, " if a.mixture else ""}FamilySuite):
+class TestDraft{"".join(part.title() for part in a.module_name.split("_"))}(FamilySuite):
     CHECKPOINT = "{a.module_name}"
     FAMILY = draft
     LOAD_KWARGS = {{"family": draft}}

@@ -1,4 +1,4 @@
-"""`python -m nnterp scaffold <model_type>`: a new architecture drafted into a family, a checkpoint and a suite file.
+"""`python -m nnterp_harness.scaffold <model_type>`: a new architecture drafted into a family, a checkpoint and a suite file.
 
 `scaffold(model_type, out)` reads the installed transformers only: a tiny instance
 built from the type's config (`analyze`) and the source of its forwards. It writes
@@ -13,7 +13,8 @@ into `out`:
 then runs the suite on the draft and returns a `Report`: the suite's passes and
 failures, and what the draft itself says needs a person, naming the forward lines
 it could not classify. The draft is a starting point that a person reads and owns.
-Building the checkpoint and running the suite need the `nnterp-harness` package.
+It lives in the harness because the checkpoint and the suite it drafts are the
+harness's: `nnterp` itself never imports it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nnterp.families import module_name
+
+from ..checkpoints import build_entry
+from ..entry import Entry
 from .analyze import Analysis, analyze
 from .render import entry_module, family_module, test_module
 
@@ -117,11 +122,6 @@ def write(analysis: Analysis, out: Path) -> dict[str, Path]:
 
 def build_checkpoint(analysis: Analysis, out: Path) -> Path:
     """Build the draft's tiny checkpoint under `out/tiny_checkpoints/`."""
-    try:
-        from nnterp_harness.checkpoints import build_entry
-        from nnterp_harness.entry import Entry
-    except ImportError as error:
-        raise RuntimeError("building the draft's checkpoint needs nnterp-harness: pip install ./harness") from error
     return build_entry(Entry(analysis.module_name, analysis.model_type, analysis.overrides), out / "tiny_checkpoints")
 
 
@@ -186,8 +186,6 @@ def run_suite(test_file: Path, report: Report) -> None:
 
 def scaffold(model_type: str, out: str | Path | None = None, run: bool = True) -> Report:
     """Draft a family for `model_type` into `out` (default `./scaffold/<module>`), build its checkpoint, run its suite."""
-    from nnterp.families import module_name
-
     target = Path(out) if out is not None else Path.cwd() / "scaffold" / module_name(model_type)
     report = Report(model_type, target)
     try:

@@ -28,6 +28,8 @@ from typing import Any
 import nnsight  # noqa: F401  - before any transformers modeling module
 import torch
 
+from ..entry import COMMON
+
 #: The sizes every tiny draft checkpoint is shrunk to, on whichever spelling the config knows.
 SHRINK: dict[str, Any] = {
     "hidden_size": 64,
@@ -297,11 +299,7 @@ def _per_layer(per_layer: dict[str, Any], kinds: list[str], kept: list[str]) -> 
 
 
 def _analysis_settings() -> dict[str, Any]:
-    """The settings every tiny checkpoint gets before its overrides: the harness's where it is installed."""
-    try:
-        from nnterp_harness.entry import COMMON
-    except ImportError:
-        return {"vocab_size": ANALYSIS_VOCAB}
+    """The settings every tiny checkpoint gets before its overrides: the harness's own."""
     return dict(COMMON)
 
 
@@ -1378,8 +1376,8 @@ def _mixers(analysis: Analysis, blocks: torch.nn.Module, attn: str | None) -> No
 
 def analyze(model_type: str) -> Analysis:
     """Read the standard values' places off a tiny instance of `model_type` and its forwards."""
+    from nnterp.components.interface import interface_gap
     from nnterp.families import module_name
-    from nnterp.families.default import interface_gap
 
     config, overrides, model = shrink(model_type)
     container, layers, embed, norm, head = _find_tree(model, config)

@@ -1,6 +1,10 @@
-"""The public names of `nnterp.components.vllm`."""
+"""The shapes the vLLM families share: attention, MLP, mixture and block envoys over vLLM's modules.
 
-from .attention import DECODE, Attention, causal_scores
+`nnterp_vllm.components.<module>` holds each; the names below are the ones a family
+module builds on. Importing this package needs neither vLLM nor a GPU.
+"""
+
+from .attention import DECODE, Attention, causal_scores, on_decode_step
 from .layer import FusedLayer, Layer
 from .mlp import GATED, ROUTED, Mlp, RoutedMlp, gated
 from .moe import Moe
@@ -24,4 +28,5 @@ __all__ = [
     "Sum",
     "causal_scores",
     "gated",
+    "on_decode_step",
 ]
