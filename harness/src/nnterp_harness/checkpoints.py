@@ -1,8 +1,9 @@
 """Tiny random-weight checkpoints, one or more per family.
 
-Each checkpoint is declared by an :class:`~nnterp_harness.entry.Entry` in a module
-of `nnterp_harness.entries` (its model type and config overrides) and built deterministically: fixed seed, float32 (the vocabulary tables stored in bfloat16), the harness
-tokenizer, and a ``manifest.json`` that pins the sha256 of every file.
+Each checkpoint is declared by an :class:`~nnterp_harness.entry.Entry` (its model type and
+config overrides), data in ``data/entries.yaml`` or a module of `nnterp_harness.entries`, and
+built deterministically: fixed seed, float32 (the vocabulary tables stored in bfloat16), the
+harness tokenizer, and a ``manifest.json`` that pins the sha256 of every file.
 
 Command line::
 
@@ -43,7 +44,7 @@ DEMO_NAME = "demo"
 # weights, biases), so that every saved value carries information.
 CONSTANT_NOISE_STD = 0.1
 
-#: Every tiny checkpoint, by name: the `ENTRIES` of each module under `nnterp_harness.entries`.
+#: Every tiny checkpoint, by name: the data entries and the `ENTRIES` of each module under `nnterp_harness.entries`.
 ENTRIES: dict[str, Entry] = entries.collect()
 # Every checkpoint with a manifest: the tiny ones and the trained demo.
 ALL_NAMES: tuple[str, ...] = (*ENTRIES, DEMO_NAME)

@@ -1,7 +1,8 @@
 """`Entry`, the declaration of one tiny checkpoint, and the settings entries share.
 
-An entry module under `nnterp_harness.entries` declares `ENTRIES`, a tuple of
-`Entry`; the builder (`nnterp_harness.checkpoints`) finds every such module.
+An entry is data (a mapping in ``data/entries.yaml``) or, where it needs code, an
+`Entry` in the `ENTRIES` tuple of a module under `nnterp_harness.entries`; the
+registry (`nnterp_harness.entries.collect`) gathers both.
 """
 
 from __future__ import annotations
@@ -21,6 +22,17 @@ GPT2_POSITIONS = 128
 
 #: Settings every entry gets before its own overrides.
 COMMON: dict[str, Any] = {"vocab_size": VOCAB_SIZE, **special_token_ids()}
+
+#: The shape most tiny text models share (width 64, four heads, tied embeddings): a data entry's overrides start
+#: from it (less the keys its `without` names), and a module's entry spreads it where it fits.
+TEXT_DEFAULTS: dict[str, Any] = {
+    "hidden_size": 64,
+    "num_attention_heads": 4,
+    "max_position_embeddings": MAX_POSITIONS,
+    "attention_dropout": 0.0,
+    "initializer_range": INIT_STD,
+    "tie_word_embeddings": True,
+}
 
 #: Llama's block with grouped-query attention, shared by the Llama-shaped entries.
 GROUPED_LLAMA_SHAPE: dict[str, Any] = {

@@ -1,4 +1,4 @@
-from ..entry import INIT_STD, MAX_POSITIONS, Entry, redraw_by_name
+from ..entry import TEXT_DEFAULTS, Entry, redraw_by_name
 
 #: The routed experts' parameters as transformers 5.20 on names them, to the names 5.17 (and every checkpoint) uses.
 LEGACY_EXPERTS = {"experts.gate_up_proj": "experts.fc1.weight", "experts.down_proj": "experts.fc2.weight"}
@@ -32,19 +32,14 @@ ENTRIES = (
         "aria_text",
         "aria_text",
         {
-            "hidden_size": 64,
+            **TEXT_DEFAULTS,
             # One routed expert's width; the shared experts are `moe_num_shared_experts` times as wide.
             "intermediate_size": 32,
             "moe_num_experts": 4,
             "moe_topk": 2,
             "moe_num_shared_experts": 2,
             "num_hidden_layers": 2,
-            "num_attention_heads": 4,
             "num_key_value_heads": 2,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-            "tie_word_embeddings": True,
         },
         prepare=redraw,
         unserved=routing_unsupported,

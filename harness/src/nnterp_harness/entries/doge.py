@@ -2,7 +2,7 @@ import inspect
 
 import torch
 
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import TEXT_DEFAULTS, Entry
 
 
 def mixture_unsupported() -> str | None:
@@ -35,10 +35,9 @@ ENTRIES = (
         "doge",
         "doge",
         {
-            "hidden_size": 64,
+            **TEXT_DEFAULTS,
             "intermediate_size": 64,
             "num_hidden_layers": 2,
-            "num_attention_heads": 4,
             "num_key_value_heads": 2,
             "is_moe": True,
             # Product-key routing: a square number of experts, 4 keys on each side.
@@ -46,10 +45,6 @@ ENTRIES = (
             "num_experts_per_tok": 2,
             "norm_topk_prob": False,
             "hidden_dropout": 0.0,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-            "tie_word_embeddings": True,
         },
         prepare=residual_gates,
         cannot_run=mixture_unsupported,

@@ -1,6 +1,6 @@
 import torch
 
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import INIT_STD, TEXT_DEFAULTS, Entry
 
 
 def redraw(model) -> None:
@@ -28,7 +28,7 @@ ENTRIES = (
         "ernie4_5_moe",
         "ernie4_5_moe",
         {
-            "hidden_size": 64,
+            **TEXT_DEFAULTS,
             "intermediate_size": 64,
             "moe_intermediate_size": 32,
             "num_experts": 4,
@@ -38,13 +38,8 @@ ENTRIES = (
             "moe_layer_end_index": 1,
             "moe_layer_interval": 1,
             "num_hidden_layers": 2,
-            "num_attention_heads": 4,
             "num_key_value_heads": 2,
             "head_dim": 16,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-            "tie_word_embeddings": True,
         },
         prepare=redraw,
     ),

@@ -2,7 +2,7 @@ import math
 
 import torch
 
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import INIT_STD, TEXT_DEFAULTS, Entry
 
 
 def redraw(model) -> None:
@@ -32,7 +32,7 @@ def redraw(model) -> None:
 
 #: Jamba in miniature: a Mamba-1 block with a mixture, then an attention block with a dense MLP.
 JAMBA_SHAPE = {
-    "hidden_size": 64,
+    **TEXT_DEFAULTS,
     "intermediate_size": 64,
     "num_hidden_layers": 2,
     "attn_layer_period": 2,
@@ -41,16 +41,11 @@ JAMBA_SHAPE = {
     "expert_layer_offset": 0,
     "num_experts": 4,
     "num_experts_per_tok": 2,
-    "num_attention_heads": 4,
     "num_key_value_heads": 2,
     "mamba_d_state": 16,
     "mamba_d_conv": 4,
     "mamba_expand": 2,
     "mamba_dt_rank": 8,
-    "max_position_embeddings": MAX_POSITIONS,
-    "attention_dropout": 0.0,
-    "initializer_range": INIT_STD,
-    "tie_word_embeddings": True,
 }
 
 ENTRIES = (Entry("jamba", "jamba", JAMBA_SHAPE, prepare=redraw, init_in_float64=True),)

@@ -1,4 +1,4 @@
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import TEXT_DEFAULTS, Entry
 
 # A rotary dense block with L2-normed queries and keys, then an unrotated mixture block whose queries
 # are temperature-scaled by position (a floor scale of 2 makes the scale grow within a prompt).
@@ -7,7 +7,7 @@ ENTRIES = (
         "llama4_text",
         "llama4_text",
         {
-            "hidden_size": 64,
+            **TEXT_DEFAULTS,
             "intermediate_size": 32,
             "intermediate_size_mlp": 64,
             "num_local_experts": 4,
@@ -18,13 +18,8 @@ ENTRIES = (
             "attention_chunk_size": 128,
             "floor_scale": 2,
             "attn_scale": 0.25,
-            "num_attention_heads": 4,
             "num_key_value_heads": 2,
             "head_dim": 16,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-            "tie_word_embeddings": True,
         },
     ),
 )

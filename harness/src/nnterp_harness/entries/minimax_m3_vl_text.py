@@ -1,4 +1,4 @@
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import TEXT_DEFAULTS, Entry
 
 # One block of each kind: a full-attention dense block, then a sparse-attention mixture block whose indexer keeps
 # one 2-token key block beside the local one, so it masks keys on a test prompt.
@@ -7,7 +7,7 @@ ENTRIES = (
         "minimax_m3_vl_text",
         "minimax_m3_vl_text",
         {
-            "hidden_size": 64,
+            **TEXT_DEFAULTS,
             "intermediate_size": 16,
             "dense_intermediate_size": 64,
             "shared_intermediate_size": 32,
@@ -22,14 +22,9 @@ ENTRIES = (
             "index_block_size": 2,
             "index_topk_blocks": 1,
             "index_local_blocks": 1,
-            "num_attention_heads": 4,
             "num_key_value_heads": 2,
             "head_dim": 16,
             "rotary_dim": 8,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-            "tie_word_embeddings": True,
         },
     ),
 )

@@ -1,11 +1,10 @@
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import TEXT_DEFAULTS, Entry
 
 #: Nemotron-H in miniature: one block of each kind, a Mamba-2 mixer, an MLP, a mixture and an attention.
 NEMOTRON_H_SHAPE = {
-    "hidden_size": 64,
+    **TEXT_DEFAULTS,
     "layers_block_type": ["linear_attention", "mlp", "moe", "full_attention"],
     "num_hidden_layers": 4,
-    "num_attention_heads": 4,
     "num_key_value_heads": 2,
     "head_dim": 16,
     "intermediate_size": 96,
@@ -22,11 +21,7 @@ NEMOTRON_H_SHAPE = {
     "moe_intermediate_size": 32,
     "moe_shared_expert_intermediate_size": 48,
     "routed_scaling_factor": 2.5,
-    "max_position_embeddings": MAX_POSITIONS,
-    "attention_dropout": 0.0,
     "hidden_dropout": 0.0,
-    "initializer_range": INIT_STD,
-    "tie_word_embeddings": True,
 }
 
 ENTRIES = (Entry("nemotron_h", "nemotron_h", NEMOTRON_H_SHAPE),)

@@ -1,12 +1,11 @@
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import TEXT_DEFAULTS, Entry
 
 #: Qwen3.5's hybrid in miniature: one gated DeltaNet block, then one gated-query attention block.
 QWEN3_5_SHAPE = {
-    "hidden_size": 64,
+    **TEXT_DEFAULTS,
     "intermediate_size": 96,
     "num_hidden_layers": 2,
     "layer_types": ["linear_attention", "full_attention"],
-    "num_attention_heads": 4,
     "num_key_value_heads": 2,
     "head_dim": 16,
     "linear_num_key_heads": 2,
@@ -14,10 +13,6 @@ QWEN3_5_SHAPE = {
     "linear_key_head_dim": 16,
     "linear_value_head_dim": 16,
     "linear_conv_kernel_dim": 4,
-    "max_position_embeddings": MAX_POSITIONS,
-    "attention_dropout": 0.0,
-    "initializer_range": INIT_STD,
-    "tie_word_embeddings": True,
 }
 
 ENTRIES = (Entry("qwen3_5_text", "qwen3_5_text", QWEN3_5_SHAPE),)

@@ -8,7 +8,7 @@ from transformers.image_processing_backends import PilBackend
 from transformers.image_utils import OPENAI_CLIP_MEAN, OPENAI_CLIP_STD, PILImageResampling, SizeDict
 from transformers.processing_utils import ImagesKwargs
 
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import TEXT_DEFAULTS, Entry
 from ..tokenizer import special_token_ids
 from ..vision import WRAPPED_VOCAB, ProcessorParts, chat_template, with_image_tokens
 
@@ -227,7 +227,7 @@ ENTRIES = (
         {
             "text_config": {
                 "model_type": "step3p5",
-                "hidden_size": 64,
+                **TEXT_DEFAULTS,
                 "intermediate_size": 96,
                 "moe_intermediate_size": 16,
                 "share_expert_dim": 32,
@@ -238,14 +238,9 @@ ENTRIES = (
                 "layer_types": ["sliding_attention", "full_attention"],
                 "mlp_layer_types": ["dense", "sparse"],
                 "sliding_window": 8,
-                "num_attention_heads": 4,
                 "num_key_value_heads": 2,
                 "head_dim": 16,
                 "partial_rotary_factors": [0.5, 1.0],
-                "max_position_embeddings": MAX_POSITIONS,
-                "attention_dropout": 0.0,
-                "initializer_range": INIT_STD,
-                "tie_word_embeddings": True,
                 "vocab_size": WRAPPED_VOCAB + len(STEP_TOKENS),
                 **special_token_ids(),
             },

@@ -1,6 +1,6 @@
 import torch
 
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import TEXT_DEFAULTS, Entry
 
 
 def distinct_decays(model) -> None:
@@ -14,21 +14,16 @@ def distinct_decays(model) -> None:
 #: Zamba in miniature: a Mamba block, then two hybrid blocks sharing one transformer block; the 64-channel mixer
 #: runs as two heads, each a selective scan of its own.
 ZAMBA_SHAPE = {
-    "hidden_size": 64,
+    **TEXT_DEFAULTS,
     "intermediate_size": 64,
     "num_hidden_layers": 3,
     "layers_block_type": ["linear_attention", "hybrid", "hybrid"],
-    "num_attention_heads": 4,
     "num_key_value_heads": 4,
     "n_mamba_heads": 2,
     "mamba_expand": 1,
     "mamba_d_state": 8,
     "mamba_d_conv": 4,
     "mamba_dt_rank": 8,
-    "max_position_embeddings": MAX_POSITIONS,
-    "attention_dropout": 0.0,
-    "initializer_range": INIT_STD,
-    "tie_word_embeddings": True,
 }
 
 ENTRIES = (Entry("zamba", "zamba", ZAMBA_SHAPE, prepare=distinct_decays, init_in_float64=True),)

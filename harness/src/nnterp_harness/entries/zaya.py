@@ -1,6 +1,6 @@
 import torch
 
-from ..entry import INIT_STD, MAX_POSITIONS, Entry
+from ..entry import TEXT_DEFAULTS, Entry
 
 
 def balancing_biases(model) -> None:
@@ -20,7 +20,7 @@ ENTRIES = (
         "zaya",
         "zaya",
         {
-            "hidden_size": 64,
+            **TEXT_DEFAULTS,
             "moe_intermediate_size": 32,
             "num_experts": 4,
             "num_experts_per_tok": 1,
@@ -28,13 +28,8 @@ ENTRIES = (
             "num_hidden_layers": 2,
             "layer_types": ["hybrid", "hybrid_sliding"],
             "sliding_window": 128,
-            "num_attention_heads": 4,
             "num_key_value_heads": 2,
             "head_dim": 16,
-            "max_position_embeddings": MAX_POSITIONS,
-            "attention_dropout": 0.0,
-            "initializer_range": INIT_STD,
-            "tie_word_embeddings": True,
         },
         prepare=balancing_biases,
     ),
