@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("afmoe")
 
 
-class TestAfmoe(MixtureChecks, FamilySuite):
+class TestAfmoe(FamilySuite):
     CHECKPOINT = "afmoe"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -6,7 +6,6 @@ import pytest
 import torch
 
 from nnterp_harness.entries.aria_text import routing_unsupported
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
@@ -59,7 +58,7 @@ class TestAriaVision(VisionSuite):
         assert torch.equal(projected.reshape(-1, model.hidden_size), features)
 
 
-class TestAriaText(MixtureChecks, FamilySuite):
+class TestAriaText(FamilySuite):
     CHECKPOINT = "aria"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

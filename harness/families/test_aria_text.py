@@ -5,7 +5,6 @@ import pytest
 import torch
 
 from nnterp_harness.entries.aria_text import routing_unsupported
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
@@ -15,7 +14,7 @@ if reason := routing_unsupported():
     pytest.skip(reason, allow_module_level=True)
 
 
-class TestAriaText(MixtureChecks, FamilySuite):
+class TestAriaText(FamilySuite):
     CHECKPOINT = "aria_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

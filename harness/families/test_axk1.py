@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("axk1")
 
 
-class TestAXK1(MixtureChecks, FamilySuite):
+class TestAXK1(FamilySuite):
     CHECKPOINT = "axk1"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

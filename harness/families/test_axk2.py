@@ -4,7 +4,6 @@ import inspect
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
@@ -16,7 +15,7 @@ FAMILY = family("axk2")
 CACHES_LATENT = "update(k_pass" in inspect.getsource(FAMILY.AXK2Attention.forward)
 
 
-class TestAXK2(MixtureChecks, FamilySuite):
+class TestAXK2(FamilySuite):
     CHECKPOINT = "axk2"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

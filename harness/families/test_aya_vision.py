@@ -8,7 +8,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("aya_vision")
-FAMILY = family("cohere2")
+FAMILY = family("aya_vision")
 
 
 class TestAyaVisionVision(VisionSuite):
@@ -39,7 +39,8 @@ class TestAyaVisionVision(VisionSuite):
         assert torch.equal(lens, logits)
 
 
-class TestAyaVisionText(OneNormParallelChecks, FamilySuite):
+class TestAyaVisionText(FamilySuite):
+    CHECKS = (OneNormParallelChecks,)
     CHECKPOINT = "aya_vision"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", ln2=None)

@@ -3,8 +3,6 @@ attention block with a grouped mixture."""
 
 import torch
 
-from nnterp_harness.kimi_delta import KimiDeltaChecks
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, run
@@ -12,7 +10,7 @@ from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, run
 FAMILY = family("bailing_hybrid")
 
 
-class TestBailingHybrid(KimiDeltaChecks, MixtureChecks, FamilySuite):
+class TestBailingHybrid(FamilySuite):
     CHECKPOINT = "bailing_hybrid"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "norm", attn=None)

@@ -1,13 +1,13 @@
 """Bamba (`BambaForCausalLM`), end to end: a Mamba-2 block, then an attention block, both with an MLP."""
 
-from nnterp_harness.recurrent import CHUNKED_STATES, RecurrentChecks
+from nnterp_harness.recurrent import CHUNKED_STATES
 from nnterp_harness.release import family
 from nnterp_harness.suite import FamilySuite, rows
 
 FAMILY = family("bamba")
 
 
-class TestBamba(RecurrentChecks, FamilySuite):
+class TestBamba(FamilySuite):
     CHECKPOINT = "bamba"
     FAMILY = FAMILY
     NATIVE = rows(

@@ -4,16 +4,15 @@ block and a grouped sigmoid mixture whose routed sum is scaled after the experts
 import torch
 
 from nnterp.components.depth_scaled import ATTENTION_ADD, MLP_ADD, residual_weight
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
-from nnterp_harness.scaled_routing import ScaledRoutingChecks
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 from nnterp_harness.weighted_stream import WeightedStreamChecks
 
 FAMILY = family("beam")
 
 
-class TestBeam(WeightedStreamChecks, MixtureChecks, ScaledRoutingChecks, FamilySuite):
+class TestBeam(FamilySuite):
+    CHECKS = (WeightedStreamChecks,)
     CHECKPOINT = "beam"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

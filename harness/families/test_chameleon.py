@@ -65,14 +65,16 @@ class ChameleonChecks:
 LOAD = {"task": "image-text-to-text"}
 
 
-class TestChameleon(ChameleonChecks, FamilySuite):
+class TestChameleon(FamilySuite):
+    CHECKS = (ChameleonChecks,)
     CHECKPOINT = "chameleon"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = LOAD
 
 
-class TestChameleonSwin(ChameleonChecks, FamilySuite):
+class TestChameleonSwin(FamilySuite):
+    CHECKS = (ChameleonChecks,)
     CHECKPOINT = "chameleon_swin"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "norm", ln1=None, ln2=None)

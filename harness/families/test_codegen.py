@@ -11,7 +11,8 @@ from nnterp_harness.suite import FamilySuite, rows
 FAMILY = family("codegen")
 
 
-class TestCodeGen(OneNormParallelChecks, FamilySuite):
+class TestCodeGen(FamilySuite):
+    CHECKS = (OneNormParallelChecks,)
     CHECKPOINT = "codegen"
     FAMILY = FAMILY
     NATIVE = rows("transformer", "h", "wte", "ln_f", attn="attn", ln1="ln_1", ln2=None)

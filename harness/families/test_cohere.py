@@ -12,7 +12,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
 FAMILY = family("cohere")
 
 
-class TestCohere(LogitScaleChecks, OneNormParallelChecks, FamilySuite):
+class TestCohere(FamilySuite):
+    CHECKS = (LogitScaleChecks, OneNormParallelChecks)
     CHECKPOINT = "cohere"
     FAMILY = FAMILY
     NATIVE = {key: value for key, value in LLAMA_ROWS.items() if key != "layers.0.post_attention_layernorm"}

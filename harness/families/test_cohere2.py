@@ -12,7 +12,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
 FAMILY = family("cohere2")
 
 
-class TestCohere2(LogitScaleChecks, OneNormParallelChecks, FamilySuite):
+class TestCohere2(FamilySuite):
+    CHECKS = (LogitScaleChecks, OneNormParallelChecks)
     CHECKPOINT = "cohere2"
     FAMILY = FAMILY
     NATIVE = {key: value for key, value in LLAMA_ROWS.items() if key != "layers.0.post_attention_layernorm"}

@@ -12,7 +12,7 @@ from nnterp_harness.suite import FamilySuite, moved, rows
 from nnterp_harness.vision import VisionSuite, image, prompt_for
 
 skip_unless_known("cohere2_vision")
-FAMILY = family("cohere2")
+FAMILY = family("cohere2_vision")
 
 from nnterp_harness.entries.cohere2_vision import cohere2_vision_processor  # noqa: E402 - after the skip
 
@@ -68,7 +68,8 @@ class TestCohere2VisionVision(VisionSuite):
         assert torch.equal(lens, logits)
 
 
-class TestCohere2VisionText(OneNormParallelChecks, FamilySuite):
+class TestCohere2VisionText(FamilySuite):
+    CHECKS = (OneNormParallelChecks,)
     CHECKPOINT = "cohere2_vision"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", ln2=None)

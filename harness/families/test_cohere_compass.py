@@ -13,13 +13,15 @@ FAMILY = family("cohere_compass_text")
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("cohere_compass", "CohereCompassProcessor")}
 
 
-class TestCohereCompassVision(DeepstackChecks, MergerChecks, QwenVisionSuite):
+class TestCohereCompassVision(QwenVisionSuite):
+    CHECKS = (DeepstackChecks, MergerChecks)
     CHECKPOINT = "cohere_compass"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}
 
 
-class TestCohereCompassText(DeepstackTextChecks, FamilySuite):
+class TestCohereCompassText(FamilySuite):
+    CHECKS = (DeepstackTextChecks,)
     CHECKPOINT = "cohere_compass"
     FAMILY = FAMILY
     # One norm feeds both sublayers of the parallel block.

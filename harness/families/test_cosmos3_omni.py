@@ -11,12 +11,13 @@ from nnterp_harness.towers import NO_TAP, DeepstackChecks, DeepstackTextChecks, 
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("cosmos3_omni")
-FAMILY = family("qwen3_vl_text")
+FAMILY = family("cosmos3_omni")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("cosmos3_omni", "Qwen3VLProcessor")}
 
 
-class TestCosmos3OmniVision(DeepstackChecks, MergerChecks, QwenVisionSuite):
+class TestCosmos3OmniVision(QwenVisionSuite):
+    CHECKS = (DeepstackChecks, MergerChecks)
     CHECKPOINT = "cosmos3_omni"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}
@@ -26,7 +27,8 @@ class TestCosmos3OmniVision(DeepstackChecks, MergerChecks, QwenVisionSuite):
         assert type(model.model).__name__ == "ImageScatter"
 
 
-class TestCosmos3OmniText(DeepstackTextChecks, FamilySuite):
+class TestCosmos3OmniText(FamilySuite):
+    CHECKS = (DeepstackTextChecks,)
     CHECKPOINT = "cosmos3_omni"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

@@ -9,7 +9,8 @@ from nnterp_harness.suite import FamilySuite, rows, run
 FAMILY = family("cpmant")
 
 
-class TestCpmAnt(ResendChecks, FamilySuite):
+class TestCpmAnt(FamilySuite):
+    CHECKS = (ResendChecks,)
     CHECKPOINT = "cpmant"
     FAMILY = FAMILY
     NATIVE = rows(

@@ -7,7 +7,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
 FAMILY = family("cwm")
 
 
-class TestCwm(SlidingWindowChecks, FamilySuite):
+class TestCwm(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "cwm"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, rows, run
 
 FAMILY = family("dbrx")
 
 
-class TestDbrx(MixtureChecks, FamilySuite):
+class TestDbrx(FamilySuite):
     CHECKPOINT = "dbrx"
     FAMILY = FAMILY
     NATIVE = rows(

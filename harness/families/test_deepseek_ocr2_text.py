@@ -4,7 +4,6 @@ import pytest
 import torch
 
 from nnterp_harness import locate
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, run
 from nnterp_harness.vision import QUESTION
@@ -30,7 +29,7 @@ TEXT_REFUSED = _text_refused()
 
 
 @pytest.mark.skipif(TEXT_REFUSED is not None, reason=str(TEXT_REFUSED))
-class TestDeepseekOcr2Text(MixtureChecks, FamilySuite):
+class TestDeepseekOcr2Text(FamilySuite):
     CHECKPOINT = "deepseek_ocr2"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("deepseek_v2")
 
 
-class TestDeepseekV2(MixtureChecks, FamilySuite):
+class TestDeepseekV2(FamilySuite):
     CHECKPOINT = "deepseek_v2"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("deepseek_v3")
 
 
-class TestDeepseekV3(MixtureChecks, FamilySuite):
+class TestDeepseekV3(FamilySuite):
     CHECKPOINT = "deepseek_v3"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -4,7 +4,6 @@ import inspect
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
@@ -16,7 +15,7 @@ FAMILY = family("deepseek_v32")
 CACHES_LATENT = "update(k_pass" in inspect.getsource(FAMILY.DeepseekV32Attention.forward)
 
 
-class TestDeepseekV32(MixtureChecks, FamilySuite):
+class TestDeepseekV32(FamilySuite):
     CHECKPOINT = "deepseek_v32"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

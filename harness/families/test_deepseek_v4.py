@@ -3,8 +3,6 @@
 import pytest
 import torch
 
-from nnterp_harness.hyper_connections import HyperConnectionChecks
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.sinks import sink_pattern
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, moved, perturbed, run
@@ -12,7 +10,7 @@ from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, moved,
 FAMILY = family("deepseek_v4")
 
 
-class TestDeepseekV4(HyperConnectionChecks, MixtureChecks, FamilySuite):
+class TestDeepseekV4(FamilySuite):
     CHECKPOINT = "deepseek_v4"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

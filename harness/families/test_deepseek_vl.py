@@ -7,7 +7,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("deepseek_vl")
-FAMILY = family("llama")
+FAMILY = family("deepseek_vl")
 
 
 class TestDeepseekVLVision(VisionSuite):

@@ -4,7 +4,6 @@ import pytest
 import torch
 
 from nnterp_harness.entries.doge import mixture_unsupported
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 from nnterp_harness.weighted_stream import WeightedStreamChecks
@@ -15,7 +14,8 @@ if reason := mixture_unsupported():
     pytest.skip(reason, allow_module_level=True)
 
 
-class TestDoge(WeightedStreamChecks, MixtureChecks, FamilySuite):
+class TestDoge(FamilySuite):
+    CHECKS = (WeightedStreamChecks,)
     CHECKPOINT = "doge"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

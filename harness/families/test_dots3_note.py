@@ -3,7 +3,6 @@ as projector, on the latent-attention mixture text model."""
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.towers import QwenVisionSuite
@@ -54,7 +53,7 @@ class TestDots3NoteVision(QwenVisionSuite):
         assert features.shape[0] * 4 == tower.shape[1]
 
 
-class TestDots3NoteText(MixtureChecks, FamilySuite):
+class TestDots3NoteText(FamilySuite):
     CHECKPOINT = "dots3_note"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

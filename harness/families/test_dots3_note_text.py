@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("dots3_note_text")
 
 
-class TestDots3NoteText(MixtureChecks, FamilySuite):
+class TestDots3NoteText(FamilySuite):
     CHECKPOINT = "dots3_note_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

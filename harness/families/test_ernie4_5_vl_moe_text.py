@@ -12,7 +12,7 @@ skip_unless_known("ernie4_5_vl_moe")
 import torch
 from test_ernie4_5_vl_moe import FAMILY, LOAD_KWARGS, SPLIT, mixture_block
 
-from nnterp_harness.mixture import MixtureChecks
+from nnterp.components import Mlp
 from nnterp_harness.suite import (
     ROUTED_EXPERTS,
     FamilySuite,
@@ -20,14 +20,14 @@ from nnterp_harness.suite import (
 )
 
 
-class TestErnie4_5VLMoeText(MixtureChecks, FamilySuite):
+class TestErnie4_5VLMoeText(FamilySuite):
     CHECKPOINT = "ernie4_5_vl_moe"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = LOAD_KWARGS
     EXPECTED_UNAVAILABLE = {**ROUTED_EXPERTS, **{f"mlp.{name}": "split by modality" for name in SPLIT}}
     MOE_UNAVAILABLE = {name: "split by modality" for name in SPLIT}
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
 
     def available(self, model, key):
         """The base's check, where a split value's reason is the modality split on a mixture block.

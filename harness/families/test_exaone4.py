@@ -7,7 +7,8 @@ from nnterp_harness.suite import FamilySuite
 FAMILY = family("exaone4")
 
 
-class TestExaone4(PostNormChecks, FamilySuite):
+class TestExaone4(FamilySuite):
+    CHECKS = (PostNormChecks,)
     CHECKPOINT = "exaone4"
     FAMILY = FAMILY
 

@@ -8,12 +8,13 @@ from nnterp_harness.towers import QwenVisionSuite, WindowOrderChecks
 from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("exaone4_5")
-FAMILY = family("exaone4")
+FAMILY = family("exaone4_5")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("exaone4_5", "Exaone4_5_Processor")}
 
 
-class TestExaone4_5Vision(WindowOrderChecks, QwenVisionSuite):
+class TestExaone4_5Vision(QwenVisionSuite):
+    CHECKS = (WindowOrderChecks,)
     CHECKPOINT = "exaone4_5"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}
@@ -28,7 +29,8 @@ class TestExaone4_5Vision(WindowOrderChecks, QwenVisionSuite):
         assert queries.shape[1] == config.num_heads and keys.shape[1] == config.num_key_value_heads < config.num_heads
 
 
-class TestExaone4_5Text(PostNormChecks, FamilySuite):
+class TestExaone4_5Text(FamilySuite):
+    CHECKS = (PostNormChecks,)
     CHECKPOINT = "exaone4_5"
     FAMILY = FAMILY
     # A post-norm block: no norm feeds either sublayer.

@@ -2,14 +2,14 @@
 
 import torch
 
-from nnterp_harness.recurrent import CHUNKED_STATES, RecurrentChecks
+from nnterp_harness.recurrent import CHUNKED_STATES
 from nnterp_harness.release import family
 from nnterp_harness.suite import FamilySuite, child_names, rows, run
 
 FAMILY = family("falcon_h1")
 
 
-class TestFalconH1(RecurrentChecks, FamilySuite):
+class TestFalconH1(FamilySuite):
     CHECKPOINT = "falcon_h1"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "final_layernorm", ln2="pre_ff_layernorm", mlp="feed_forward")

@@ -1,6 +1,5 @@
 """FlexOlmo, end to end: OLMo 2's post-norm block around a softmax mixture without a shared expert."""
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.post_norm import POST_NORM_ROWS, POST_NORM_UNAVAILABLE
 from nnterp_harness.release import family
 from nnterp_harness.suite import NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite
@@ -8,7 +7,7 @@ from nnterp_harness.suite import NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite
 FAMILY = family("flex_olmo")
 
 
-class TestFlexOlmo(MixtureChecks, FamilySuite):
+class TestFlexOlmo(FamilySuite):
     CHECKPOINT = "flex_olmo"
     FAMILY = FAMILY
     NATIVE = POST_NORM_ROWS

@@ -3,7 +3,6 @@
 import pytest
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.sliding import SlidingWindowChecks
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
@@ -11,7 +10,8 @@ from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 FAMILY = family("flint")
 
 
-class TestFlint(SlidingWindowChecks, MixtureChecks, FamilySuite):
+class TestFlint(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "flint"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

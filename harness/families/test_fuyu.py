@@ -16,7 +16,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import QUESTION, image
 
 skip_unless_known("fuyu")
-FAMILY = family("persimmon")
+FAMILY = family("fuyu")
 
 
 class TestFuyuText(FamilySuite):

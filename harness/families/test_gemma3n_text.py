@@ -11,7 +11,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite, run
 FAMILY = family("gemma3n_text")
 
 
-class TestGemma3nText(AltUpChecks, FamilySuite):
+class TestGemma3nText(FamilySuite):
+    CHECKS = (AltUpChecks,)
     CHECKPOINT = "gemma3n_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -86,8 +86,10 @@ class TestGemma4Vision(VisionSuite):
         assert ulp_close(box[0], box[1])
 
 
-class Gemma4TextStack(LayerScalarChecks, PerBlockHeadWidthChecks, FamilySuite):
+class Gemma4TextStack(FamilySuite):
     """The family contract on the wrapper's text stack, under a load its subclass names."""
+
+    CHECKS = (LayerScalarChecks, PerBlockHeadWidthChecks)
 
     CHECKPOINT = "gemma4"
     FAMILY = FAMILY

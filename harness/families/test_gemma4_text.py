@@ -8,7 +8,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
 FAMILY = family("gemma4_text")
 
 
-class TestGemma4Text(LayerScalarChecks, PerBlockHeadWidthChecks, FamilySuite):
+class TestGemma4Text(FamilySuite):
+    CHECKS = (LayerScalarChecks, PerBlockHeadWidthChecks)
     CHECKPOINT = "gemma4_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -200,7 +200,8 @@ class TestGemma4UnifiedEmbedder:
         assert ulp_close(box[0], box[1])
 
 
-class TestGemma4UnifiedText(LayerScalarChecks, PerBlockHeadWidthChecks, FamilySuite):
+class TestGemma4UnifiedText(FamilySuite):
+    CHECKS = (LayerScalarChecks, PerBlockHeadWidthChecks)
     CHECKPOINT = "gemma4_unified"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

@@ -8,7 +8,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
 FAMILY = family("gemma4_unified_text")
 
 
-class TestGemma4UnifiedText(LayerScalarChecks, PerBlockHeadWidthChecks, FamilySuite):
+class TestGemma4UnifiedText(FamilySuite):
+    CHECKS = (LayerScalarChecks, PerBlockHeadWidthChecks)
     CHECKPOINT = "gemma4_unified_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -7,7 +7,7 @@ from nnterp import Unavailable
 from nnterp.components.vision import Vision, scatter_call
 from nnterp.families import git
 from nnterp_harness.entries.git import git_processor
-from nnterp_harness.post_ln import POST_LN_UNAVAILABLE, PostLNChecks
+from nnterp_harness.post_ln import POST_LN_UNAVAILABLE
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, moved, rows, run
 from nnterp_harness.vision import VisionSuite, prompt_for
@@ -41,7 +41,7 @@ class TestGitVision(VisionSuite):
             features = model.vision.image_features.save()
             box.append((tower, received, projected, features))
         tower, received, projected, features = box[0]
-        assert scatter_call(model) == (f"git.source.{git.PREPENDED}", 0)
+        assert scatter_call(model) == (f"git.source.{git._PREPENDED}", 0)
         assert torch.equal(received, tower) and tower.shape[1] == self.image_rows(model)
         assert torch.equal(projected.reshape(features.shape), features)
 
@@ -91,7 +91,7 @@ class TestGitVision(VisionSuite):
                 text_only.vision.image_token_mask.save()
 
 
-class TestGitText(PostLNChecks, FamilySuite):
+class TestGitText(FamilySuite):
     CHECKPOINT = "git"
     FAMILY = FAMILY
     NATIVE = rows(

@@ -2,25 +2,26 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
+from nnterp.components import Mlp
+from nnterp.families import deepseek_v3
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("glm4_moe_lite")
 
 
-class TestGlm4MoeLite(MixtureChecks, FamilySuite):
+class TestGlm4MoeLite(FamilySuite):
     CHECKPOINT = "glm4_moe_lite"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS
     EXPECTED_UNAVAILABLE = dict(ROUTED_EXPERTS)
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
     MLP_WIDTH_KEY = "intermediate_size"
     REFUSES_IN_PLACE = ("attention_values",)
 
     def test_first_block_is_dense(self, model):
-        assert not isinstance(model.layers[0].mlp, FAMILY.Moe)
-        assert isinstance(model.layers[1].mlp, FAMILY.Moe)
+        assert not isinstance(model.layers[0].mlp, deepseek_v3.Moe)
+        assert isinstance(model.layers[1].mlp, deepseek_v3.Moe)
         support = model.support()
         assert support["mlp.router_logits"] == {0: "the mlp on this block has no router_logits"}
         assert "mlp.router_logits" not in model.support(layer=0)

@@ -10,7 +10,8 @@ skip_unless_known("glm4v")
 FAMILY = family("glm4v_text")
 
 
-class TestGlm4vVision(GlmTowerChecks, QwenVisionSuite):
+class TestGlm4vVision(QwenVisionSuite):
+    CHECKS = (GlmTowerChecks,)
     CHECKPOINT = "glm4v"
     FAMILY = FAMILY
     TOWER_ENVOYS = (FAMILY.GlmVision, VisionLayer, QwenVisionAttention, VisionMlp)

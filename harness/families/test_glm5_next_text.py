@@ -12,12 +12,12 @@ skip_unless_known("glm5_next")
 import torch
 from test_glm5_next import FAMILY, LOAD_KWARGS, LONG_PROMPT, SPLIT_VALUES
 
+from nnterp.components import Mlp
+from nnterp.components.kimi_delta import KimiDeltaAttention
+from nnterp.families import deepseek_v3, glm_moe_dsa
 from nnterp_harness.hyper_connections import (
-    HyperConnectionChecks,
     spread,
 )
-from nnterp_harness.kimi_delta import KimiDeltaChecks
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.suite import (
     ROUTED_EXPERTS,
@@ -28,13 +28,13 @@ from nnterp_harness.suite import (
 )
 
 
-class TestGlm5NextText(HyperConnectionChecks, KimiDeltaChecks, MixtureChecks, FamilySuite):
+class TestGlm5NextText(FamilySuite):
     CHECKPOINT = "glm5_next"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", attn=None)
     LOAD_KWARGS = LOAD_KWARGS
     EXPECTED_UNAVAILABLE = {**ROUTING_NEEDED, **ROUTED_EXPERTS}
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
     MLP_WIDTH_KEY = "intermediate_size"
     REFUSES_IN_PLACE = ("attention_values",) if SPLIT_VALUES else ()
 
@@ -81,10 +81,10 @@ class TestGlm5NextText(HyperConnectionChecks, KimiDeltaChecks, MixtureChecks, Fa
         assert [kind == "linear_attention" for kind in config.layer_types] == [False, False, True]
         assert config.indexer_types[:2] == ["full", "shared"]
         assert config.mlp_layer_types == ["dense", "sparse", "dense"]
-        assert isinstance(model.layers[0].self_attn, FAMILY.Attention)
-        assert isinstance(model.layers[1].self_attn, FAMILY.Attention)
-        assert isinstance(model.layers[2].linear_attn, FAMILY.LinearAttention)
-        assert isinstance(model.layers[1].mlp, FAMILY.Moe) and not isinstance(model.layers[0].mlp, FAMILY.Moe)
+        assert isinstance(model.layers[0].self_attn, glm_moe_dsa.Attention)
+        assert isinstance(model.layers[1].self_attn, glm_moe_dsa.Attention)
+        assert isinstance(model.layers[2].linear_attn, KimiDeltaAttention)
+        assert isinstance(model.layers[1].mlp, deepseek_v3.Moe) and not isinstance(model.layers[0].mlp, deepseek_v3.Moe)
 
     def test_each_query_attends_to_at_most_the_indexed_keys(self, model):
         config = model.config.get_text_config()

@@ -4,7 +4,6 @@ import inspect
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
@@ -20,7 +19,7 @@ SPLIT_VALUES = ".update(k_pass, k_rot" in inspect.getsource(ATTENTION_MODULE.for
 LONG_PROMPT = "The Eiffel Tower is in Paris, and the Colosseum is in Rome."
 
 
-class TestGlmMoeDsa(MixtureChecks, FamilySuite):
+class TestGlmMoeDsa(FamilySuite):
     CHECKPOINT = "glm_moe_dsa"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -19,7 +19,7 @@ from nnterp_harness.suite import FamilySuite, moved, rows
 from nnterp_harness.vision import QUESTION, image
 
 skip_unless_known("got_ocr2")
-FAMILY = family("qwen2")
+FAMILY = family("got_ocr2")
 
 
 class TestGotOcr2Wrapper:

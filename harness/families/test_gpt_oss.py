@@ -3,7 +3,6 @@
 import pytest
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.sliding import SlidingWindowChecks
 from nnterp_harness.suite import LLAMA_ROWS, NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, run
@@ -11,7 +10,8 @@ from nnterp_harness.suite import LLAMA_ROWS, NO_SHARED_EXPERT, ROUTED_EXPERTS, F
 FAMILY = family("gpt_oss")
 
 
-class TestGptOss(SlidingWindowChecks, MixtureChecks, FamilySuite):
+class TestGptOss(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "gpt_oss"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -11,7 +11,8 @@ from nnterp_harness.suite import FamilySuite, rows
 FAMILY = family("gptj")
 
 
-class TestGPTJ(OneNormParallelChecks, FamilySuite):
+class TestGPTJ(FamilySuite):
+    CHECKS = (OneNormParallelChecks,)
     CHECKPOINT = "gptj"
     FAMILY = FAMILY
     NATIVE = rows("transformer", "h", "wte", "ln_f", attn="attn", ln1="ln_1", ln2=None)

@@ -9,7 +9,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite, run
 FAMILY = family("granite")
 
 
-class TestGranite(ResidualScaleChecks, FamilySuite):
+class TestGranite(FamilySuite):
+    CHECKS = (ResidualScaleChecks,)
     CHECKPOINT = "granite"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

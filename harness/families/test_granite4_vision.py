@@ -14,7 +14,8 @@ FAMILY = family("granite4_vision_text")
 TAPS = 2
 
 
-class TestGranite4VisionVision(DeepstackChecks, VisionSuite):
+class TestGranite4VisionVision(VisionSuite):
+    CHECKS = (DeepstackChecks,)
     CHECKPOINT = "granite4_vision"
     FAMILY = FAMILY
     CROPS = 2

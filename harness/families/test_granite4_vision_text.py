@@ -9,7 +9,8 @@ FAMILY = family("granite4_vision_text")
 TAPS = 2
 
 
-class TestGranite4VisionText(DeepstackTextChecks, FamilySuite):
+class TestGranite4VisionText(FamilySuite):
+    CHECKS = (DeepstackTextChecks,)
     CHECKPOINT = "granite4_vision"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

@@ -13,7 +13,8 @@ FAMILY = family("granite_docling_text")
 TAPS = 1
 
 
-class TestGraniteDoclingVision(DeepstackChecks, VisionSuite):
+class TestGraniteDoclingVision(VisionSuite):
+    CHECKS = (DeepstackChecks,)
     CHECKPOINT = "granite_docling"
     FAMILY = FAMILY
     EMBEDDING_SCALE = "embedding_multiplier"

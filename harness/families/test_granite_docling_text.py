@@ -11,7 +11,8 @@ FAMILY = family("granite_docling_text")
 TAPS = 1
 
 
-class TestGraniteDoclingText(DeepstackTextChecks, FamilySuite):
+class TestGraniteDoclingText(FamilySuite):
+    CHECKS = (DeepstackTextChecks,)
     CHECKPOINT = "granite_docling"
     FAMILY = FAMILY
     NATIVE = rows("model.text_model", "layers", "embed_tokens", "norm")

@@ -10,7 +10,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite, run
 FAMILY = family("granite_swa")
 
 
-class TestGraniteSwa(ResidualScaleChecks, SlidingWindowChecks, FamilySuite):
+class TestGraniteSwa(FamilySuite):
+    CHECKS = (ResidualScaleChecks, SlidingWindowChecks)
     CHECKPOINT = "granite_swa"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

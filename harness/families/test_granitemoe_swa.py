@@ -2,7 +2,6 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.sliding import SlidingWindowChecks
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
@@ -10,7 +9,8 @@ from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 FAMILY = family("granitemoe_swa")
 
 
-class TestGraniteMoeSwa(SlidingWindowChecks, MixtureChecks, FamilySuite):
+class TestGraniteMoeSwa(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "granitemoe_swa"
     FAMILY = FAMILY
     NATIVE = {**LLAMA_ROWS, "layers.0.mlp": "model.layers.0.block_sparse_moe"}

@@ -2,15 +2,14 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.recurrent import CHUNKED_STATES, RecurrentChecks
+from nnterp_harness.recurrent import CHUNKED_STATES
 from nnterp_harness.release import family
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, run
 
 FAMILY = family("granitemoehybrid")
 
 
-class TestGraniteMoeHybrid(RecurrentChecks, MixtureChecks, FamilySuite):
+class TestGraniteMoeHybrid(FamilySuite):
     CHECKPOINT = "granitemoehybrid"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "norm", attn=None, mlp="block_sparse_moe")

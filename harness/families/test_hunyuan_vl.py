@@ -19,7 +19,8 @@ FAMILY = family("hunyuan_vl_text")
 PROCESSOR = processor_of("hunyuan_vl", "HunYuanVLProcessor", video_slot=False)
 
 
-class TestHunyuanVLVision(PerImageHeadsChecks, VisionSuite):
+class TestHunyuanVLVision(VisionSuite):
+    CHECKS = (PerImageHeadsChecks,)
     CHECKPOINT = "hunyuan_vl"
     FAMILY = FAMILY
     TOWER_ENVOYS = (HunyuanVision, VisionLayer, HunyuanVisionAttention, VisionMlp)

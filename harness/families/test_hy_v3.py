@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("hy_v3")
 
 
-class TestHyV3(MixtureChecks, FamilySuite):
+class TestHyV3(FamilySuite):
     CHECKPOINT = "hy_v3"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -3,8 +3,6 @@
 import pytest
 
 from nnterp_harness.entries.hy_v4 import indexed_attention_unsupported
-from nnterp_harness.hyper_connections import HyperConnectionChecks
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.sinks import sink_pattern
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite
@@ -15,7 +13,7 @@ if reason := indexed_attention_unsupported():
     pytest.skip(reason, allow_module_level=True)
 
 
-class TestHyV4(HyperConnectionChecks, MixtureChecks, FamilySuite):
+class TestHyV4(FamilySuite):
     CHECKPOINT = "hy_v4"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -5,8 +5,6 @@ transformers has no causal-LM class for `hy_v4_vl_text`, so the wrapper checkpoi
 
 import pytest
 
-from nnterp_harness.hyper_connections import HyperConnectionChecks
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.sinks import sink_pattern
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
@@ -18,7 +16,7 @@ FAMILY = family("hy_v4_vl_text")
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("hy_v4_vl", "HYV4VLProcessor")}
 
 
-class TestHyV4VLText(HyperConnectionChecks, MixtureChecks, FamilySuite):
+class TestHyV4VLText(FamilySuite):
     CHECKPOINT = "hy_v4_vl"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

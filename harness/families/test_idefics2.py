@@ -5,12 +5,13 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import HelperScatterChecks, VisionSuite, processor_of
 
 skip_unless_known("idefics2")
-FAMILY = family("mistral")
+FAMILY = family("idefics2")
 #: Built from its parts: transformers 5.17 cannot load the saved image processor without torchvision.
 PROCESSOR = processor_of("idefics2", "Idefics2Processor", video_slot=False)
 
 
-class TestIdefics2Vision(HelperScatterChecks, VisionSuite):
+class TestIdefics2Vision(VisionSuite):
+    CHECKS = (HelperScatterChecks,)
     CHECKPOINT = "idefics2"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}

@@ -5,12 +5,13 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import HelperScatterChecks, VisionSuite, processor_of
 
 skip_unless_known("idefics3")
-FAMILY = family("llama")
+FAMILY = family("idefics3")
 #: Built from its parts: transformers 5.17 cannot load the saved image processor without torchvision.
 PROCESSOR = processor_of("idefics3", "Idefics3Processor", video_slot=False)
 
 
-class TestIdefics3Vision(HelperScatterChecks, VisionSuite):
+class TestIdefics3Vision(VisionSuite):
+    CHECKS = (HelperScatterChecks,)
     CHECKPOINT = "idefics3"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}

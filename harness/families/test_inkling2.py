@@ -8,7 +8,6 @@ whole family contract, with the attention-residual statements at the wrapper's t
 from nnterp.components import QwenVision, VisionLayer
 from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.attention_residuals import AttentionResidualChecks
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.vision import VisionSuite
@@ -25,7 +24,8 @@ from nnterp_harness.entries.inkling2 import (  # noqa: E402 - after the skip
 PROCESSOR = wrapper_processor("inkling2")
 
 
-class TestInkling2Vision(LayerScaledTowerChecks, VisionSuite):
+class TestInkling2Vision(VisionSuite):
+    CHECKS = (LayerScaledTowerChecks,)
     CHECKPOINT = "inkling2"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}
@@ -39,7 +39,8 @@ class TestInkling2Vision(LayerScaledTowerChecks, VisionSuite):
         assert model.vision.intermediate_size == model.vision.tower_config.intermediate_size
 
 
-class TestInkling2Text(WrappedResidualChecks, AttentionResidualChecks, MixtureChecks, FamilySuite):
+class TestInkling2Text(FamilySuite):
+    CHECKS = (WrappedResidualChecks, AttentionResidualChecks)
     CHECKPOINT = "inkling2"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

@@ -11,7 +11,6 @@ from nnterp.components import VisionLayer
 from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.attention_residuals import AttentionResidualChecks
 from nnterp_harness.looped import runs
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, rows, run
 from nnterp_harness.vision import VisionSuite, prompt_for
@@ -29,7 +28,8 @@ PROCESSOR = wrapper_processor("inkling2_loop")
 TOWER = family("inkling2_text")
 
 
-class TestInkling2LoopVision(LayerScaledTowerChecks, VisionSuite):
+class TestInkling2LoopVision(VisionSuite):
+    CHECKS = (LayerScaledTowerChecks,)
     CHECKPOINT = "inkling2_loop"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}
@@ -49,7 +49,8 @@ class TestInkling2LoopVision(LayerScaledTowerChecks, VisionSuite):
         assert not torch.equal(before, other), "the stream entering the loop does not carry the image"
 
 
-class TestInkling2LoopText(WrappedResidualChecks, AttentionResidualChecks, MixtureChecks, FamilySuite):
+class TestInkling2LoopText(FamilySuite):
+    CHECKS = (WrappedResidualChecks, AttentionResidualChecks)
     CHECKPOINT = "inkling2_loop"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

@@ -9,14 +9,14 @@ import torch
 
 from nnterp_harness.attention_residuals import AttentionResidualChecks
 from nnterp_harness.looped import runs
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("inkling2_loop_text")
 
 
-class TestInkling2LoopText(AttentionResidualChecks, MixtureChecks, FamilySuite):
+class TestInkling2LoopText(FamilySuite):
+    CHECKS = (AttentionResidualChecks,)
     CHECKPOINT = "inkling2_loop_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -9,14 +9,14 @@ contribution, `layer_mid` is read-only, and the logit lens equals the logits on 
 import torch
 
 from nnterp_harness.attention_residuals import AttentionResidualChecks
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("inkling2_text")
 
 
-class TestInkling2Text(AttentionResidualChecks, MixtureChecks, FamilySuite):
+class TestInkling2Text(FamilySuite):
+    CHECKS = (AttentionResidualChecks,)
     CHECKPOINT = "inkling2_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -12,7 +12,6 @@ import torch
 import nnterp
 from nnterp import StandardizedTransformer, Unavailable, axis_size
 from nnterp_harness.entries.inkling_text import embedding_norm_elsewhere
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, moved, rows, run
 from nnterp_harness.vision import VisionSuite, image, prompt_for
@@ -123,7 +122,7 @@ class TestInklingVision(VisionSuite):
         assert {f"vision.{name}": reason for name, reason in tower.items()}.items() <= model.support().items()
 
 
-class TestInklingText(MixtureChecks, FamilySuite):
+class TestInklingText(FamilySuite):
     CHECKPOINT = "inkling_mm_model"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

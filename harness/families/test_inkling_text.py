@@ -5,7 +5,6 @@ import torch
 import torch.nn.functional as F
 
 from nnterp_harness.entries.inkling_text import embedding_norm_elsewhere
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run, scale_of
 
@@ -15,7 +14,7 @@ if reason := embedding_norm_elsewhere():
     pytest.skip(reason, allow_module_level=True)
 
 
-class TestInklingText(MixtureChecks, FamilySuite):
+class TestInklingText(FamilySuite):
     CHECKPOINT = "inkling_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -7,12 +7,13 @@ from nnterp_harness.towers import InternViTChecks
 from nnterp_harness.vision import VisionSuite, processor_of
 
 skip_unless_known("internvl")
-FAMILY = family("qwen2")
+FAMILY = family("internvl")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 PROCESSOR = processor_of("internvl", "InternVLProcessor")
 
 
-class TestInternVLVision(InternViTChecks, VisionSuite):
+class TestInternVLVision(VisionSuite):
+    CHECKS = (InternViTChecks,)
     CHECKPOINT = "internvl"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}

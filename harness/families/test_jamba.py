@@ -2,15 +2,14 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family
 from nnterp_harness.suite import NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, rows, run
 
 FAMILY = family("jamba")
 
 
-class TestJamba(RecurrentChecks, MixtureChecks, FamilySuite):
+class TestJamba(FamilySuite):
     CHECKPOINT = "jamba"
     FAMILY = FAMILY
     NATIVE = rows(

@@ -24,7 +24,8 @@ from nnterp_harness.entries.kimi_k25 import kimi_processor  # noqa: E402 - after
 PROCESSOR = kimi_processor()
 
 
-class TestKimiK25Vision(PerImageHeadsChecks, QwenVisionSuite):
+class TestKimiK25Vision(QwenVisionSuite):
+    CHECKS = (PerImageHeadsChecks,)
     CHECKPOINT = "kimi_k25"
     FAMILY = FAMILY
     TOWER_ENVOYS = (QwenVision, VisionLayer, FAMILY.MoonVisionAttention, VisionMlp)

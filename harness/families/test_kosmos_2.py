@@ -42,7 +42,7 @@ def text_module(path: Path) -> Any:
     from transformers.models.kosmos2.modeling_kosmos2 import Kosmos2TextForCausalLM
 
     return Kosmos2TextForCausalLM.from_pretrained(
-        path, key_mapping=FAMILY.TEXT_KEY_MAPPING, attn_implementation="eager"
+        path, key_mapping=FAMILY._TEXT_KEY_MAPPING, attn_implementation="eager"
     ).eval()
 
 

@@ -167,5 +167,5 @@ def text_module(path: Path) -> Any:
     from transformers.models.kosmos2_5.modeling_kosmos2_5 import Kosmos2_5TextForCausalLM
 
     return Kosmos2_5TextForCausalLM.from_pretrained(
-        path, key_mapping=FAMILY.TEXT_KEY_MAPPING, attn_implementation="eager"
+        path, key_mapping=FAMILY._TEXT_KEY_MAPPING, attn_implementation="eager"
     ).eval()

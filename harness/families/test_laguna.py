@@ -3,16 +3,15 @@ softcapped sigmoid mixture whose routed sum is scaled before the shared expert i
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
-from nnterp_harness.scaled_routing import ScaledRoutingChecks
 from nnterp_harness.sliding import SlidingWindowChecks
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("laguna")
 
 
-class TestLaguna(MixtureChecks, ScaledRoutingChecks, SlidingWindowChecks, FamilySuite):
+class TestLaguna(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "laguna"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

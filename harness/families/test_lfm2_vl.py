@@ -5,7 +5,7 @@ import torch
 
 from nnterp.components import VisionAttention, VisionLayer, VisionMlp
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.short_convolution import WINDOW_UNAVAILABLE, ShortConvolutionChecks
+from nnterp_harness.short_convolution import WINDOW_UNAVAILABLE
 from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
@@ -75,7 +75,7 @@ class TestLfm2VlVision(VisionSuite):
         assert torch.equal(first[mask], features)
 
 
-class TestLfm2VlText(ShortConvolutionChecks, FamilySuite):
+class TestLfm2VlText(FamilySuite):
     CHECKPOINT = "lfm2_vl"
     FAMILY = FAMILY
     NATIVE = rows(

@@ -1,13 +1,13 @@
 """LFM3 (`Lfm3ForCausalLM`), end to end: a short-convolution, a sliding and a full attention block, all sandwiched."""
 
 from nnterp_harness.release import family
-from nnterp_harness.short_convolution import WINDOW_UNAVAILABLE, ShortConvolutionChecks
+from nnterp_harness.short_convolution import WINDOW_UNAVAILABLE
 from nnterp_harness.suite import FamilySuite, rows
 
 FAMILY = family("lfm3")
 
 
-class TestLfm3(ShortConvolutionChecks, FamilySuite):
+class TestLfm3(FamilySuite):
     CHECKPOINT = "lfm3"
     FAMILY = FAMILY
     NATIVE = rows(

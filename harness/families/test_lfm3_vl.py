@@ -7,7 +7,7 @@ from nnterp import Unavailable, axis_size
 from nnterp.components import QwenVision, QwenVisionAttention
 from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.release import family, skip_unless_known
-from nnterp_harness.short_convolution import WINDOW_UNAVAILABLE, ShortConvolutionChecks
+from nnterp_harness.short_convolution import WINDOW_UNAVAILABLE
 from nnterp_harness.suite import FamilySuite, rows, ulp_close
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
@@ -133,7 +133,7 @@ class TestLfm3VlVision(VisionSuite):
         assert torch.equal(clean[:, half:], edited[:, half:])
 
 
-class TestLfm3VlText(ShortConvolutionChecks, FamilySuite):
+class TestLfm3VlText(FamilySuite):
     CHECKPOINT = "lfm3_vl"
     FAMILY = FAMILY
     NATIVE = rows(

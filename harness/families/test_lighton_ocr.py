@@ -7,7 +7,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("lighton_ocr")
-FAMILY = family("qwen3")
+FAMILY = family("lighton_ocr")
 
 
 class TestLightOnOcrVision(VisionSuite):

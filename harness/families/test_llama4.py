@@ -9,7 +9,7 @@ built with `Llama4Images`, its PIL and NumPy stand-in, in its place.
 import pytest
 import torch
 
-from nnterp.components import VisionAttention, VisionLayer
+from nnterp.components import PremultipliedMoe, VisionAttention, VisionLayer
 from nnterp.components.vision import scatter_call, scatter_host
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import rows
@@ -100,5 +100,5 @@ class TestLlama4Text(text_suite.TestLlama4Text):
     def test_moe_layers_decide_the_mixture_blocks(self, model):
         # The wrapper's config holds the text model's as `text_config`.
         moe_layers = model.config.get_text_config().moe_layers
-        kinds = [isinstance(block.mlp, FAMILY.Moe) for block in model.layers]
+        kinds = [isinstance(block.mlp, PremultipliedMoe) for block in model.layers]
         assert kinds == [i in moe_layers for i in range(len(kinds))] == [False, True]

@@ -3,7 +3,7 @@ experts run on every token times its sigmoid routing score, beside a shared expe
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
+from nnterp.components import PremultipliedMoe
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run, scale_of
 
@@ -16,7 +16,7 @@ def expert(module, index, tokens):
     return (up * module.act_fn(gate)) @ module.down_proj[index]
 
 
-class TestLlama4Text(MixtureChecks, FamilySuite):
+class TestLlama4Text(FamilySuite):
     CHECKPOINT = "llama4_text"
     FAMILY = FAMILY
     NATIVE = {**LLAMA_ROWS, "layers.0.mlp": "model.layers.0.feed_forward"}
@@ -24,7 +24,7 @@ class TestLlama4Text(MixtureChecks, FamilySuite):
     ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
 
     def test_moe_layers_decide_the_mixture_blocks(self, model):
-        kinds = [isinstance(block.mlp, FAMILY.Moe) for block in model.layers]
+        kinds = [isinstance(block.mlp, PremultipliedMoe) for block in model.layers]
         assert kinds == [i in model.config.moe_layers for i in range(len(kinds))] == [False, True]
 
     def test_weights_are_the_sigmoid_of_the_top_logits(self, model):

@@ -7,7 +7,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("llava")
-FAMILY = family("qwen2")
+FAMILY = family("llava")
 
 
 class TestLlavaVision(VisionSuite):

@@ -5,10 +5,11 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import NewlineRowsChecks, VisionSuite
 
 skip_unless_known("llava_next")
-FAMILY = family("qwen2")
+FAMILY = family("llava_next")
 
 
-class TestLlavaNextVision(NewlineRowsChecks, VisionSuite):
+class TestLlavaNextVision(VisionSuite):
+    CHECKS = (NewlineRowsChecks,)
     CHECKPOINT = "llava_next"
     FAMILY = FAMILY
 

@@ -5,12 +5,13 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import NewlineRowsChecks, VisionSuite, processor_of
 
 skip_unless_known("llava_next_video")
-FAMILY = family("llama")
+FAMILY = family("llava_next_video")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 PROCESSOR = processor_of("llava_next_video", "LlavaNextVideoProcessor")
 
 
-class TestLlavaNextVideoVision(NewlineRowsChecks, VisionSuite):
+class TestLlavaNextVideoVision(VisionSuite):
+    CHECKS = (NewlineRowsChecks,)
     CHECKPOINT = "llava_next_video"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}

@@ -7,12 +7,13 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import NewlineRowsChecks, VisionSuite, processor_of, prompt_for
 
 skip_unless_known("llava_onevision")
-FAMILY = family("qwen2")
+FAMILY = family("llava_onevision")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 PROCESSOR = processor_of("llava_onevision", "LlavaOnevisionProcessor")
 
 
-class TestLlavaOnevisionVision(NewlineRowsChecks, VisionSuite):
+class TestLlavaOnevisionVision(VisionSuite):
+    CHECKS = (NewlineRowsChecks,)
     CHECKPOINT = "llava_onevision"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}

@@ -6,7 +6,7 @@ from unittest import mock
 import pytest
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
+from nnterp.components import LatentAttention
 from nnterp_harness.release import family
 from nnterp_harness.suite import (
     LLAMA_ROWS,
@@ -45,7 +45,7 @@ def counting_blocks(model):
         config.use_cache = cached
 
 
-class TestLongcatFlash(MixtureChecks, FamilySuite):
+class TestLongcatFlash(FamilySuite):
     CHECKPOINT = "longcat_flash"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS
@@ -77,7 +77,7 @@ class TestLongcatFlash(MixtureChecks, FamilySuite):
         for block in model.layers:
             native = block._module
             for name in ("self_attn", "self_attn_2"):
-                assert isinstance(getattr(block, name), FAMILY.Attention)
+                assert isinstance(getattr(block, name), LatentAttention)
             for name in ("dense_mlp", "dense_mlp_2"):
                 assert isinstance(getattr(block, name), FAMILY.Mlp)
             assert isinstance(block.mlp, FAMILY.Moe)

@@ -1,13 +1,13 @@
 """Mamba (`MambaForCausalLM`), end to end: two Mamba-1 mixer blocks and no attention or MLP."""
 
-from nnterp_harness.recurrent import MIXER_ONLY, ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import MIXER_ONLY, ROUTING_NEEDED
 from nnterp_harness.release import family
 from nnterp_harness.suite import FamilySuite, rows
 
 FAMILY = family("mamba")
 
 
-class TestMamba(RecurrentChecks, FamilySuite):
+class TestMamba(FamilySuite):
     CHECKPOINT = "mamba"
     FAMILY = FAMILY
     NATIVE = rows("backbone", "layers", "embeddings", "norm_f", attn=None, ln1="norm", ln2=None, mlp=None)

@@ -3,7 +3,6 @@ with attention sinks, a dense block and a grouped sigmoid mixture."""
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.sliding import SlidingWindowChecks
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
@@ -11,7 +10,8 @@ from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 FAMILY = family("mimo_v2_flash")
 
 
-class TestMimoV2Flash(MixtureChecks, SlidingWindowChecks, FamilySuite):
+class TestMimoV2Flash(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "mimo_v2_flash"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

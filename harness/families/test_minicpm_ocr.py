@@ -4,7 +4,7 @@ import torch
 
 from nnterp.components import VisionLayer, VisionMlp
 from nnterp.components.vision import PER_IMAGE
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows, ulp_close
 from nnterp_harness.vision import VisionSuite, prompt_for
@@ -91,7 +91,7 @@ class TestMiniCPMOcrVision(VisionSuite):
         assert ulp_close(box[0], box[1])
 
 
-class TestMiniCPMOcrText(RecurrentChecks, FamilySuite):
+class TestMiniCPMOcrText(FamilySuite):
     CHECKPOINT = "minicpm_ocr"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", attn=None)

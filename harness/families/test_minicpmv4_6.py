@@ -4,7 +4,7 @@ import torch
 
 from nnterp.components import VisionLayer, VisionMlp
 from nnterp.components.vision import PER_IMAGE
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows, ulp_close
 from nnterp_harness.vision import VisionSuite, prompt_for
@@ -89,7 +89,7 @@ class TestMiniCPMV4_6Vision(VisionSuite):
         assert ulp_close(box[0], box[1])
 
 
-class TestMiniCPMV4_6Text(RecurrentChecks, FamilySuite):
+class TestMiniCPMV4_6Text(FamilySuite):
     CHECKPOINT = "minicpmv4_6"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", attn=None)

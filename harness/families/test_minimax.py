@@ -9,8 +9,6 @@ import torch
 import nnterp
 from nnterp import route_kernels
 from nnterp.components.lightning_attention import NO_GATES, LightningAttention, block_per_token
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.recurrent import RecurrentChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import NO_SHARED_EXPERT, PROMPT, ROUTED_EXPERTS, FamilySuite, moved, perturbed, rows, run
 from nnterp_harness.weighted_stream import WeightedStreamChecks
@@ -41,7 +39,8 @@ def lightning_by_hand(queries, keys, values, slope, initial=None):
     return torch.stack(outputs, dim=1), state
 
 
-class TestMiniMax(WeightedStreamChecks, RecurrentChecks, MixtureChecks, FamilySuite):
+class TestMiniMax(FamilySuite):
+    CHECKS = (WeightedStreamChecks,)
     CHECKPOINT = "minimax"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "norm", attn=None)

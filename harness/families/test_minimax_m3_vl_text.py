@@ -3,15 +3,13 @@ dense block with a clamped gated MLP, and a biased sigmoid mixture scaled before
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
-from nnterp_harness.scaled_routing import ScaledRoutingChecks
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("minimax_m3_vl_text")
 
 
-class TestMinimaxM3VlText(MixtureChecks, ScaledRoutingChecks, FamilySuite):
+class TestMinimaxM3VlText(FamilySuite):
     CHECKPOINT = "minimax_m3_vl_text"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -7,7 +7,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
 FAMILY = family("ministral")
 
 
-class TestMinistral(SlidingWindowChecks, FamilySuite):
+class TestMinistral(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "ministral"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

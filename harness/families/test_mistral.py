@@ -7,7 +7,8 @@ from nnterp_harness.suite import LLAMA_ROWS, FamilySuite
 FAMILY = family("mistral")
 
 
-class TestMistral(SlidingWindowChecks, FamilySuite):
+class TestMistral(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "mistral"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

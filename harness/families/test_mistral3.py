@@ -11,7 +11,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("mistral3")
-FAMILY = family("mistral")
+FAMILY = family("mistral3")
 
 from nnterp_harness.entries.mistral3 import mistral3_processor  # noqa: E402 - after the skip
 

@@ -15,7 +15,6 @@ import torch
 from nnterp import StandardizedTransformer
 from nnterp.components import DerivedEProperty, block_values
 from nnterp_harness import locate
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, PROMPT, ROUTED_EXPERTS, FamilySuite, run, ulp_close
 from nnterp_harness.vision import assert_default_task_loads_agree
@@ -23,7 +22,7 @@ from nnterp_harness.vision import assert_default_task_loads_agree
 FAMILY = family("mistral4")
 
 
-class TestMistral4(MixtureChecks, FamilySuite):
+class TestMistral4(FamilySuite):
     CHECKPOINT = "mistral4"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -13,7 +13,8 @@ import pytest
 import torch
 from test_mistral_large4 import FAMILY, LOAD_KWARGS, LONG_PROMPT
 
-from nnterp_harness.mixture import MixtureChecks
+from nnterp.components import Mlp
+from nnterp.families import mistral4
 from nnterp_harness.suite import (
     ROUTED_EXPERTS,
     FamilySuite,
@@ -22,20 +23,20 @@ from nnterp_harness.suite import (
 )
 
 
-class TestMistralLarge4Text(MixtureChecks, FamilySuite):
+class TestMistralLarge4Text(FamilySuite):
     CHECKPOINT = "mistral_large4"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = LOAD_KWARGS
     EXPECTED_UNAVAILABLE = dict(ROUTED_EXPERTS)
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
     MLP_WIDTH_KEY = "intermediate_size"
     # The latent is cached and decompressed after the cache, so the values reach the interface as a split view.
     REFUSES_IN_PLACE = ("attention_values",)
 
     def test_first_block_is_dense(self, model):
-        assert not isinstance(model.layers[0].mlp, FAMILY.Moe)
-        assert isinstance(model.layers[1].mlp, FAMILY.Moe)
+        assert not isinstance(model.layers[0].mlp, mistral4.Moe)
+        assert isinstance(model.layers[1].mlp, mistral4.Moe)
         assert model.support()["mlp.router_logits"] == {0: "the mlp on this block has no router_logits"}
         assert model.support(layer=1)["mlp.router_logits"] is None
 

@@ -1,13 +1,12 @@
 """Mixtral (`MixtralForCausalLM`), end to end: a softmax-scored mixture."""
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite
 
 FAMILY = family("mixtral")
 
 
-class TestMixtral(MixtureChecks, FamilySuite):
+class TestMixtral(FamilySuite):
     CHECKPOINT = "mixtral"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -53,7 +53,7 @@ class TestMllama:
         rows = text.support()
         assert not [name for name in rows if name.startswith("vision")]
         for name in ("layer_input", "layer_output", "layer_mid", "mlp.mlp_output", "mlp.mlp_neurons"):
-            assert set(rows[name]) == {CROSS} and FAMILY.CROSS_BLOCK in rows[name][CROSS], name
+            assert set(rows[name]) == {CROSS} and FAMILY._CROSS_BLOCK in rows[name][CROSS], name
         for name in ("self_attn.attention_probabilities", "self_attn.attention_output"):
             assert rows[name] == {CROSS: "no self_attn module on this block"}, name
         with pytest.raises(Unavailable, match="cross-attention block"):

@@ -9,7 +9,8 @@ from nnterp_harness.suite import FamilySuite, rows, run
 FAMILY = family("modernbert-decoder")
 
 
-class TestModernBertDecoder(SlidingWindowChecks, FamilySuite):
+class TestModernBertDecoder(FamilySuite):
+    CHECKS = (SlidingWindowChecks,)
     CHECKPOINT = "modernbert_decoder"
     FAMILY = FAMILY
     NATIVE = rows(

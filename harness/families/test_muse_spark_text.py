@@ -12,7 +12,6 @@ skip_unless_known("muse_spark")
 import torch
 from test_muse_spark import FAMILY, PROCESSOR
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.suite import (
     ROUTED_EXPERTS,
     FamilySuite,
@@ -22,7 +21,8 @@ from nnterp_harness.suite import (
 from nnterp_harness.weighted_stream import WeightedStreamChecks
 
 
-class TestMuseSparkText(WeightedStreamChecks, MixtureChecks, FamilySuite):
+class TestMuseSparkText(FamilySuite):
+    CHECKS = (WeightedStreamChecks,)
     CHECKPOINT = "muse_spark"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
@@ -40,7 +40,7 @@ class TestMuseSparkText(WeightedStreamChecks, MixtureChecks, FamilySuite):
 
     def stream_term(self, block, sublayer, stream):
         gate = block.post_attention_residual_gate if sublayer == "attention" else block.post_feedforward_residual_gate
-        return FAMILY.gate_weights(gate)[0] * stream
+        return FAMILY._gate_weights(gate)[0] * stream
 
     def test_contributions_are_the_gated_post_norms(self, model):
         def body(m):

@@ -3,15 +3,14 @@
 import pytest
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.recurrent import CHUNKED_STATES, RecurrentChecks
+from nnterp_harness.recurrent import CHUNKED_STATES
 from nnterp_harness.release import family
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, run
 
 FAMILY = family("nemotron_h")
 
 
-class TestNemotronH(RecurrentChecks, MixtureChecks, FamilySuite):
+class TestNemotronH(FamilySuite):
     CHECKPOINT = "nemotron_h"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embeddings", "norm_f", attn=None, mlp=None, ln1=None, ln2=None)

@@ -8,14 +8,13 @@ import torch
 
 from nnterp.components import VisionLayer
 from nnterp.components.vision import PER_IMAGE, scatter_host
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.recurrent import CHUNKED_STATES, RecurrentChecks
+from nnterp_harness.recurrent import CHUNKED_STATES
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("nemotron_h_omni")
-FAMILY = family("nemotron_h")
+FAMILY = family("nemotron_h_omni")
 
 from nnterp_harness.entries.nemotron_h_omni import omni_processor  # noqa: E402 - after the skip
 
@@ -71,7 +70,7 @@ class TestNemotronHOmniVision(VisionSuite):
             assert value.shape[:2] == (1, attn.num_heads) and value.shape[-1] == attn.head_dim
 
 
-class TestNemotronHOmniText(RecurrentChecks, MixtureChecks, FamilySuite):
+class TestNemotronHOmniText(FamilySuite):
     CHECKPOINT = "nemotron_h_omni"
     FAMILY = FAMILY
     NATIVE = rows(

@@ -7,6 +7,7 @@ from nnterp_harness.suite import FamilySuite
 FAMILY = family("olmo2")
 
 
-class TestOlmo2(PostNormChecks, FamilySuite):
+class TestOlmo2(FamilySuite):
+    CHECKS = (PostNormChecks,)
     CHECKPOINT = "olmo2"
     FAMILY = FAMILY

@@ -7,7 +7,8 @@ from nnterp_harness.suite import FamilySuite
 FAMILY = family("olmo3")
 
 
-class TestOlmo3(PostNormChecks, FamilySuite):
+class TestOlmo3(FamilySuite):
+    CHECKS = (PostNormChecks,)
     CHECKPOINT = "olmo3"
     FAMILY = FAMILY
 

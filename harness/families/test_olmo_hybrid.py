@@ -7,14 +7,14 @@ pre-norm statements; the attention block's post-norm boundaries are checked here
 
 import torch
 
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family
 from nnterp_harness.suite import FamilySuite, rows, run, ulp_close
 
 FAMILY = family("olmo_hybrid")
 
 
-class TestOlmoHybrid(RecurrentChecks, FamilySuite):
+class TestOlmoHybrid(FamilySuite):
     CHECKPOINT = "olmo_hybrid"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "norm", attn=None, ln1=None, ln2=None)

@@ -2,14 +2,14 @@
 
 import torch
 
-from nnterp_harness.post_ln import POST_LN_UNAVAILABLE, PostLNChecks
+from nnterp_harness.post_ln import POST_LN_UNAVAILABLE
 from nnterp_harness.release import family
 from nnterp_harness.suite import FamilySuite, rows, run
 
 FAMILY = family("openai-gpt")
 
 
-class TestOpenAIGPT(PostLNChecks, FamilySuite):
+class TestOpenAIGPT(FamilySuite):
     CHECKPOINT = "openai_gpt"
     FAMILY = FAMILY
     NATIVE = rows("transformer", "h", "tokens_embed", None, attn="attn", ln1=None, ln2="ln_1")

@@ -7,7 +7,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("ovis2")
-FAMILY = family("qwen2")
+FAMILY = family("ovis2")
 #: Built from the checkpoint's parts: transformers 5.17's auto class finds no image processor without torchvision.
 PROCESSOR = processor_of("ovis2", "Ovis2Processor", video_slot=False)
 

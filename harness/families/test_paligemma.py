@@ -9,7 +9,7 @@ from nnterp_harness.suite import FamilySuite, rows, run
 from nnterp_harness.vision import VisionSuite, assert_default_task_loads_agree, prompt_for
 
 skip_unless_known("paligemma")
-FAMILY = family("gemma")
+FAMILY = family("paligemma")
 
 
 class TestPaliGemmaVision(VisionSuite):

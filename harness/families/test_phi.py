@@ -13,7 +13,8 @@ from nnterp_harness.suite import FamilySuite, rows
 FAMILY = family("phi")
 
 
-class TestPhi(OneNormParallelChecks, FamilySuite):
+class TestPhi(FamilySuite):
+    CHECKS = (OneNormParallelChecks,)
     CHECKPOINT = "phi"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "final_layernorm", ln2=None)

@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("phimoe")
 
 
-class TestPhimoe(MixtureChecks, FamilySuite):
+class TestPhimoe(FamilySuite):
     CHECKPOINT = "phimoe"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

@@ -19,7 +19,7 @@ from nnterp_harness.suite import FamilySuite, moved, rows, run
 from nnterp_harness.vision import QUESTION, assert_default_task_loads_agree, image, prompt_for
 
 skip_unless_known("pp_chart2table")
-FAMILY = family("qwen2")
+FAMILY = family("pp_chart2table")
 
 
 class TestPPChart2TableWrapper:

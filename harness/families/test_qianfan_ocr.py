@@ -11,12 +11,13 @@ from nnterp_harness.towers import InternViTChecks
 from nnterp_harness.vision import QUESTION, VisionSuite, processor_of
 
 skip_unless_known("qianfan_ocr")
-FAMILY = family("qwen3")
+FAMILY = family("qianfan_ocr")
 #: Built from the checkpoint's parts: without torchvision an older release's auto image processor cannot load.
 PROCESSOR = processor_of("qianfan_ocr", "QianfanOCRProcessor", video_slot=False)
 
 
-class TestQianfanOCRVision(InternViTChecks, VisionSuite):
+class TestQianfanOCRVision(VisionSuite):
+    CHECKS = (InternViTChecks,)
     CHECKPOINT = "qianfan_ocr"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}

@@ -29,7 +29,7 @@ class ThinkerChecks:
 
     def test_the_image_scatter_is_the_thinker_models_second(self, model):
         assert type(model._module.model).__name__ == self.THINKER_MODEL
-        assert isinstance(model.model, self.FAMILY.ThinkerScatter)
+        assert isinstance(model.model, FAMILY.ThinkerScatter)
         # The audio scatter comes first in the forward's source; `image_features` is keyed on the image's.
         source = str(model.model.source)
         assert source.index("inputs_embeds_masked_scatter_0") < source.index("audio_mask, audio_features")
@@ -55,7 +55,8 @@ class ThinkerChecks:
         assert torch.equal(embedded[0, ids == config.image_token_id], features)
 
 
-class TestQwen2_5OmniThinkerVision(ThinkerChecks, PerImageHeadsChecks, WindowOrderChecks, QwenVisionSuite):
+class TestQwen2_5OmniThinkerVision(QwenVisionSuite):
+    CHECKS = (ThinkerChecks, PerImageHeadsChecks, WindowOrderChecks)
     CHECKPOINT = "qwen2_5_omni_thinker"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}

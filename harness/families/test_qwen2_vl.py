@@ -13,7 +13,8 @@ FAMILY = family("qwen2_vl_text")
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen2_vl", "Qwen2VLProcessor")}
 
 
-class TestQwen2VLVision(MergerChecks, PerImageHeadsChecks, QwenVisionSuite):
+class TestQwen2VLVision(QwenVisionSuite):
+    CHECKS = (MergerChecks, PerImageHeadsChecks)
     CHECKPOINT = "qwen2_vl"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}

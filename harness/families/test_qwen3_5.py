@@ -1,6 +1,6 @@
 """Qwen3.5, end to end: the packed Qwen3 ViT with per-image attention, its merger as projector, on the hybrid text model."""
 
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows, ulp_close
 from nnterp_harness.towers import MergerChecks, QwenVisionSuite
@@ -12,7 +12,8 @@ FAMILY = family("qwen3_5_text")
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen3_5", "Qwen3VLProcessor")}
 
 
-class TestQwen3_5Vision(MergerChecks, QwenVisionSuite):
+class TestQwen3_5Vision(QwenVisionSuite):
+    CHECKS = (MergerChecks,)
     CHECKPOINT = "qwen3_5"
     FAMILY = FAMILY
     TEXT_CLASS = "Qwen3_5ForCausalLM"
@@ -27,7 +28,7 @@ class TestQwen3_5Vision(MergerChecks, QwenVisionSuite):
         assert ulp_close(box[0], box[1])
 
 
-class TestQwen3_5Text(RecurrentChecks, FamilySuite):
+class TestQwen3_5Text(FamilySuite):
     CHECKPOINT = "qwen3_5"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", attn=None)

@@ -1,8 +1,7 @@
 """Qwen3.5-MoE, end to end: the packed Qwen3 ViT with per-image attention, its merger as projector, on the hybrid
 text model whose blocks are mixtures."""
 
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, ulp_close
 from nnterp_harness.towers import MergerChecks, QwenVisionSuite
@@ -14,7 +13,8 @@ FAMILY = family("qwen3_5_moe_text")
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen3_5_moe", "Qwen3VLProcessor")}
 
 
-class TestQwen3_5MoeVision(MergerChecks, QwenVisionSuite):
+class TestQwen3_5MoeVision(QwenVisionSuite):
+    CHECKS = (MergerChecks,)
     CHECKPOINT = "qwen3_5_moe"
     FAMILY = FAMILY
     TEXT_CLASS = "Qwen3_5MoeForCausalLM"
@@ -29,7 +29,7 @@ class TestQwen3_5MoeVision(MergerChecks, QwenVisionSuite):
         assert ulp_close(box[0], box[1])
 
 
-class TestQwen3_5MoeText(RecurrentChecks, MixtureChecks, FamilySuite):
+class TestQwen3_5MoeText(FamilySuite):
     CHECKPOINT = "qwen3_5_moe"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", attn=None)

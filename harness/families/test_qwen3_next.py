@@ -1,14 +1,13 @@
 """Qwen3-Next (`Qwen3NextForCausalLM`), end to end: a gated DeltaNet block and an attention block, with mixtures."""
 
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 
 FAMILY = family("qwen3_next")
 
 
-class TestQwen3Next(RecurrentChecks, MixtureChecks, FamilySuite):
+class TestQwen3Next(FamilySuite):
     CHECKPOINT = "qwen3_next"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "norm", attn=None)

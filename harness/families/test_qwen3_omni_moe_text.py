@@ -11,7 +11,8 @@ skip_unless_known("qwen3_omni_moe_thinker")
 
 from test_qwen3_omni_moe_thinker import FAMILY, PROCESSOR
 
-from nnterp_harness.mixture import MixtureChecks
+from nnterp.components import Mlp
+from nnterp.families import qwen3_moe
 from nnterp_harness.suite import (
     ROUTED_EXPERTS,
     FamilySuite,
@@ -23,7 +24,8 @@ from nnterp_harness.towers import (
 )
 
 
-class TestQwen3OmniMoeText(MixtureChecks, DeepstackTextChecks, FamilySuite):
+class TestQwen3OmniMoeText(FamilySuite):
+    CHECKS = (DeepstackTextChecks,)
     CHECKPOINT = "qwen3_omni_moe_thinker"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
@@ -35,4 +37,4 @@ class TestQwen3OmniMoeText(MixtureChecks, DeepstackTextChecks, FamilySuite):
 
     def test_the_checkpoint_holds_each_mlp_kind(self, model):
         kinds = [type(block.mlp) for block in model.layers]
-        assert kinds == [FAMILY.Moe, FAMILY.Moe, FAMILY.Mlp], kinds
+        assert kinds == [qwen3_moe.Moe, qwen3_moe.Moe, Mlp], kinds

@@ -27,7 +27,8 @@ FAMILY = family("qwen3_omni_moe_text")
 PROCESSOR = thinker_processor("qwen3_omni_moe_thinker", "Qwen3OmniMoeProcessor")
 
 
-class TestQwen3OmniMoeThinkerVision(ThinkerChecks, DeepstackChecks, MergerChecks, PerImageHeadsChecks, QwenVisionSuite):
+class TestQwen3OmniMoeThinkerVision(QwenVisionSuite):
+    CHECKS = (ThinkerChecks, DeepstackChecks, MergerChecks, PerImageHeadsChecks)
     CHECKPOINT = "qwen3_omni_moe_thinker"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}

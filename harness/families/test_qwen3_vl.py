@@ -11,7 +11,8 @@ from nnterp_harness.vision import processor_of
 skip_unless_known("qwen3_vl")
 
 
-class TestQwen3VLVision(DeepstackChecks, MergerChecks, QwenVisionSuite):
+class TestQwen3VLVision(QwenVisionSuite):
+    CHECKS = (DeepstackChecks, MergerChecks)
     CHECKPOINT = "qwen3_vl"
     FAMILY = family("qwen3_vl_text")
     # Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.

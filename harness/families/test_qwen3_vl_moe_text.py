@@ -4,7 +4,7 @@ transformers has no causal-LM class for `qwen3_vl_moe_text`, so the wrapper
 checkpoint serves its text model; the taps are read with an image in `test_qwen3_vl_moe.py`.
 """
 
-from nnterp_harness.mixture import MixtureChecks
+from nnterp.families.qwen3_moe import Moe as qwen3_moe_Moe
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.towers import NO_TAP, DeepstackTextChecks
@@ -14,7 +14,8 @@ skip_unless_known("qwen3_vl_moe")
 FAMILY = family("qwen3_vl_moe_text")
 
 
-class TestQwen3VLMoeText(MixtureChecks, DeepstackTextChecks, FamilySuite):
+class TestQwen3VLMoeText(FamilySuite):
+    CHECKS = (DeepstackTextChecks,)
     CHECKPOINT = "qwen3_vl_moe"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
@@ -26,4 +27,4 @@ class TestQwen3VLMoeText(MixtureChecks, DeepstackTextChecks, FamilySuite):
 
     def test_the_checkpoint_holds_each_mlp_kind(self, model):
         kinds = [type(block.mlp) for block in model.layers]
-        assert kinds == [FAMILY.Moe, FAMILY.Moe, FAMILY.Mlp], kinds
+        assert kinds == [qwen3_moe_Moe, qwen3_moe_Moe, FAMILY.Mlp], kinds

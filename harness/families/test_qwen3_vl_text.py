@@ -12,7 +12,8 @@ from nnterp_harness.vision import processor_of
 skip_unless_known("qwen3_vl")
 
 
-class TestQwen3VLText(DeepstackTextChecks, FamilySuite):
+class TestQwen3VLText(FamilySuite):
+    CHECKS = (DeepstackTextChecks,)
     CHECKPOINT = "qwen3_vl"
     FAMILY = family("qwen3_vl_text")
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

@@ -11,9 +11,8 @@ import pytest
 import torch
 
 from nnterp_harness.entries.qwen4_exp_text import indexed_attention_unsupported
-from nnterp_harness.hyper_connections import HyperConnectionChecks, spread
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.recurrent import ROUTING_NEEDED, RecurrentChecks
+from nnterp_harness.hyper_connections import spread
+from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family
 from nnterp_harness.suite import ATTENTION_INTERIOR, ROUTED_EXPERTS, FamilySuite, moved, rows, run, scale_of
 
@@ -23,7 +22,7 @@ if reason := indexed_attention_unsupported():
     pytest.skip(reason, allow_module_level=True)
 
 
-class TestQwen4ExpText(HyperConnectionChecks, RecurrentChecks, MixtureChecks, FamilySuite):
+class TestQwen4ExpText(FamilySuite):
     CHECKPOINT = "qwen4_exp_text"
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "hyper_connection_mixer", attn=None, ln1=None, ln2=None)

@@ -16,7 +16,6 @@ import torch
 import nnterp
 from nnterp import axis_size
 from nnterp.components.rg_lru import NO_TOKEN_STATE, RgLru
-from nnterp_harness.recurrent import RecurrentChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import PROMPT, FamilySuite, moved, perturbed, rows, run
 
@@ -41,7 +40,7 @@ def lru_by_hand(values, decays, initial=None):
     return torch.stack(found, dim=1)
 
 
-class TestRecurrentGemma(RecurrentChecks, FamilySuite):
+class TestRecurrentGemma(FamilySuite):
     CHECKPOINT = "recurrent_gemma"
     FAMILY = FAMILY
     NATIVE = rows(

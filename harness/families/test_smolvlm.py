@@ -17,7 +17,7 @@ skip_unless_known("smolvlm")
 if reason := merger_scatter():
     pytest.skip(reason, allow_module_level=True)
 
-FAMILY = family("llama")
+FAMILY = family("smolvlm")
 
 
 def _processor():

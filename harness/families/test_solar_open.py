@@ -2,14 +2,13 @@
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
 FAMILY = family("solar_open")
 
 
-class TestSolarOpen(MixtureChecks, FamilySuite):
+class TestSolarOpen(FamilySuite):
     CHECKPOINT = "solar_open"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

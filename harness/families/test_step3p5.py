@@ -12,8 +12,6 @@ skip_unless_known("step3p7")
 import torch
 from test_step3p7 import FAMILY, PROCESSOR
 
-from nnterp_harness.mixture import MixtureChecks
-from nnterp_harness.scaled_routing import ScaledRoutingChecks
 from nnterp_harness.sliding import LONG_PROMPT
 from nnterp_harness.suite import (
     ROUTED_EXPERTS,
@@ -23,7 +21,7 @@ from nnterp_harness.suite import (
 )
 
 
-class TestStep3p7Text(MixtureChecks, ScaledRoutingChecks, FamilySuite):
+class TestStep3p7Text(FamilySuite):
     CHECKPOINT = "step3p7"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")

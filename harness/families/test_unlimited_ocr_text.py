@@ -12,7 +12,8 @@ skip_unless_known("unlimited_ocr")
 import torch
 from test_unlimited_ocr import FAMILY, PROCESSOR
 
-from nnterp_harness.mixture import MixtureChecks
+from nnterp.components import Mlp
+from nnterp.families import deepseek_ocr2_text
 from nnterp_harness.suite import (
     ROUTED_EXPERTS,
     FamilySuite,
@@ -21,20 +22,20 @@ from nnterp_harness.suite import (
 )
 
 
-class TestUnlimitedOcrText(MixtureChecks, FamilySuite):
+class TestUnlimitedOcrText(FamilySuite):
     CHECKPOINT = "unlimited_ocr"
     FAMILY = FAMILY
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = {"task": "image-text-to-text", "processor": PROCESSOR}
     EXPECTED_UNAVAILABLE = dict(ROUTED_EXPERTS)
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
 
     def test_the_block_types_follow_mlp_layer_types(self, model):
         config = model.config.text_config
         assert config.mlp_layer_types == ["dense", "sparse"]
         assert config.layer_types == ["reference_sliding_attention"] * 2
-        assert not isinstance(model.layers[0].mlp, FAMILY.Moe)
-        assert isinstance(model.layers[1].mlp, FAMILY.Moe)
+        assert not isinstance(model.layers[0].mlp, deepseek_ocr2_text.Moe)
+        assert isinstance(model.layers[1].mlp, deepseek_ocr2_text.Moe)
         assert model.support()["mlp.router_logits"] == {0: "the mlp on this block has no router_logits"}
 
     def test_weights_are_the_scaled_softmax_scores_of_the_chosen_experts(self, model):

@@ -9,7 +9,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("video_llama_3")
-FAMILY = family("qwen2")
+FAMILY = family("video_llama_3")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("video_llama_3", "VideoLlama3Processor")}
 

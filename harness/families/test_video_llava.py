@@ -7,7 +7,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("video_llava")
-FAMILY = family("llama")
+FAMILY = family("video_llava")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 PROCESSOR = processor_of("video_llava", "VideoLlavaProcessor")
 

@@ -8,7 +8,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("vipllava")
-FAMILY = family("llama")
+FAMILY = family("vipllava")
 
 
 class TestVipLlavaVision(VisionSuite):

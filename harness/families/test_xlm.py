@@ -4,7 +4,7 @@ import torch
 
 from nnterp import axis_size
 from nnterp.families import xlm
-from nnterp_harness.post_ln import POST_LN_UNAVAILABLE, PostLNChecks
+from nnterp_harness.post_ln import POST_LN_UNAVAILABLE
 from nnterp_harness.release import family
 from nnterp_harness.resend import ResendChecks
 from nnterp_harness.suite import FamilySuite, rows, run
@@ -12,7 +12,8 @@ from nnterp_harness.suite import FamilySuite, rows, run
 FAMILY = family("xlm")
 
 
-class TestXLM(ResendChecks, PostLNChecks, FamilySuite):
+class TestXLM(FamilySuite):
+    CHECKS = (ResendChecks,)
     CHECKPOINT = "xlm"
     FAMILY = FAMILY
     NATIVE = rows(
@@ -36,9 +37,9 @@ class TestXLM(ResendChecks, PostLNChecks, FamilySuite):
         trunk = model.transformer._module
         for index, block in enumerate(model.layers):
             held = (block.self_attn, block.post_attention_layernorm, block.mlp, block.layer_norm2)
-            for (name, _), envoy in zip(xlm.PARALLEL_LISTS, held):
+            for (name, _), envoy in zip(xlm._PARALLEL_LISTS, held):
                 assert getattr(trunk, name)[index] is envoy._module, f"block {index} does not hold {name}[{index}]"
-        assert not set(n for n, _ in xlm.PARALLEL_LISTS) & set(trunk._modules), "a parallel list is still registered"
+        assert not set(n for n, _ in xlm._PARALLEL_LISTS) & set(trunk._modules), "a parallel list is still registered"
         assert len(list(model._module.parameters())) == len(dict(model._module.named_parameters()))
 
     def test_renamed_model_equals_raw_model(self, model, raw_model):

@@ -4,7 +4,7 @@ from typing import Any
 
 import torch
 
-from nnterp_harness.post_ln import POST_LN_UNAVAILABLE, PostLNChecks
+from nnterp_harness.post_ln import POST_LN_UNAVAILABLE
 from nnterp_harness.release import family
 from nnterp_harness.resend import ResendChecks
 from nnterp_harness.suite import PROMPT, FamilySuite, rows, run
@@ -12,7 +12,8 @@ from nnterp_harness.suite import PROMPT, FamilySuite, rows, run
 FAMILY = family("xlnet")
 
 
-class TestXLNet(ResendChecks, PostLNChecks, FamilySuite):
+class TestXLNet(FamilySuite):
+    CHECKS = (ResendChecks,)
     CHECKPOINT = "xlnet"
     FAMILY = FAMILY
     NATIVE = rows(

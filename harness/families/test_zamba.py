@@ -37,7 +37,8 @@ def headed_scan_states(keys, values, decays, betas):
     return state
 
 
-class TestZamba(SharedTransformerChecks, CallStateChecks, FamilySuite):
+class TestZamba(FamilySuite):
+    CHECKS = (SharedTransformerChecks, CallStateChecks)
     CHECKPOINT = "zamba"
     SHARED = "shared_transf"
     FAMILY = FAMILY

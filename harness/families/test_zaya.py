@@ -3,7 +3,6 @@ adds that gate the stream and the contribution per channel."""
 
 import torch
 
-from nnterp_harness.mixture import MixtureChecks
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, run
 from nnterp_harness.weighted_stream import WeightedStreamChecks
@@ -15,7 +14,8 @@ def add_module(block, sublayer):
     return block.post_attention_residual_scale if sublayer == "attention" else block.post_mlp_residual_scale
 
 
-class TestZaya(WeightedStreamChecks, MixtureChecks, FamilySuite):
+class TestZaya(FamilySuite):
+    CHECKS = (WeightedStreamChecks,)
     CHECKPOINT = "zaya"
     FAMILY = FAMILY
     NATIVE = LLAMA_ROWS

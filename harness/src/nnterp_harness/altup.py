@@ -1,6 +1,6 @@
 """`AltUpChecks`: the contract of a block inside AltUp's parallel streams (Gemma 3n).
 
-Mix it in before `FamilySuite`. Such a block takes and returns every stream, laid out
+A family's test class declares it (``CHECKS = (AltUpChecks,)``). Such a block takes and returns every stream, laid out
 `[streams, batch, seq, hidden]` by the model and served as `Streams`
 (`[batch, seq, streams, hidden_size]`) in `layer_input` and `layer_output`; its
 sublayers update the active stream of AltUp's prediction. The suite's statements
@@ -22,7 +22,7 @@ import math
 
 import torch
 
-from .suite import PROMPT, moved, perturbed, run
+from .helpers import PROMPT, moved, perturbed, run
 
 
 def streams_first(value: torch.Tensor) -> torch.Tensor:
@@ -40,7 +40,7 @@ class AltUpChecks:
     SKIPPED_BLOCK = 0
 
     def _collapse(self, model, streams):
-        return model.family.collapse(model, streams)
+        return model.family.collapse_streams(model, streams)
 
     def test_layer_input_is_the_block_input(self, model):
         count = len(model.layers)

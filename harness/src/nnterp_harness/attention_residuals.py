@@ -1,6 +1,6 @@
 """`AttentionResidualChecks`: the suite's stream statements for blocks joined by block attention residuals (Inkling 2).
 
-Mix it in before `FamilySuite`. Such a model keeps, besides the stream, the group states
+A family's test class declares it in `CHECKS`. Such a model keeps, besides the stream, the group states
 (the embedding and the stream at the start of every later group of blocks), mixes them
 with the block's stream before each sublayer, and restarts the stream where a group opens:
 `layer_mid = [layer_input inside a group] + attention_output`,
@@ -25,7 +25,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from .suite import moved, perturbed, run, scale_of
+from .helpers import moved, perturbed, run, scale_of
 from .weighted_stream import WeightedStreamChecks
 
 

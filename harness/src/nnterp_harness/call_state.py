@@ -1,7 +1,7 @@
 """`CallStateChecks`: `RecurrentChecks` for a mixer that serves its state after a call, never after each token.
 
-Mix it in place of `RecurrentChecks` (``class TestRwkv(CallStateChecks, FamilySuite)``)
-for a mixer whose values are the arguments and results of a call no routing changes
+A family's test class declares it in `CHECKS` (``CHECKS = (CallStateChecks,)``), in place
+of the `RecurrentChecks` its envoys bring, for a mixer whose values are the arguments and results of a call no routing changes
 (RWKV's wkv function, xLSTM's backend module, Zamba's per-head loop), and set
 `TOKEN_STATE` to a phrase of the mixer's reason for refusing `state` and `states`. The
 per-token checks of `RecurrentChecks` are restated:
@@ -24,8 +24,8 @@ import torch
 import nnterp
 from nnterp import route_kernels
 
+from .helpers import PROMPT
 from .recurrent import RecurrentChecks
-from .suite import PROMPT
 
 
 class CallStateChecks(RecurrentChecks):

@@ -1,6 +1,6 @@
 """`PerBlockHeadWidthChecks`: the contract of a family whose head width differs per block (Gemma 4).
 
-Mix it in before `FamilySuite`. The tiny checkpoints hold a sliding block of width
+A family's test class declares it in `CHECKS`. The tiny checkpoints hold a sliding block of width
 `SLIDING_WIDTH` and a global block of width `GLOBAL_WIDTH`; each block's attention
 answers its own width, the root answers the first block's, and the keys of the global
 block are as wide as that block says.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from nnterp import axis_size
 
-from .suite import run
+from .helpers import run
 
 
 class PerBlockHeadWidthChecks:

@@ -1,6 +1,6 @@
 """`HyperConnectionChecks`: the contract of a block inside hyper-connections (DeepSeek-V4, HY-V4).
 
-Mix it in before `FamilySuite`. Such a block takes and returns `hc_mult` parallel
+A family whose `ENVOYS` hold a `HyperConnectionLayer` runs it (`nnterp_harness.contracts`). Such a block takes and returns `hc_mult` parallel
 streams, `Streams` (`[batch, seq, streams, hidden_size]`), and adds each sublayer's
 `Residual` output to every stream with a weight per stream. The suite's statements
 about the stream take their hyper-connection form here, each bit for bit:
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import torch
 
-from .suite import moved, run
+from .helpers import moved, run
 
 
 def spread(post: torch.Tensor, contribution: torch.Tensor, streams: torch.Tensor, comb) -> torch.Tensor:

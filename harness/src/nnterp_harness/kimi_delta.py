@@ -1,7 +1,7 @@
 """`KimiDeltaChecks`: `RecurrentChecks` for a Kimi delta attention hybrid (Kimi-Linear, the Ling hybrid).
 
-Mix it in place of `RecurrentChecks` (``class TestKimiLinear(KimiDeltaChecks,
-MixtureChecks, FamilySuite)``). Every check of `RecurrentChecks` holds as it states it,
+A family whose `ENVOYS` hold a `KimiDeltaAttention` runs it in place of `RecurrentChecks`
+(`nnterp_harness.contracts`). Every check of `RecurrentChecks` holds as it states it,
 the delta rule by hand included (its decay broadcast per key channel); these add the
 two things that set KDA apart:
 
@@ -17,8 +17,8 @@ import torch
 
 from nnterp.components.kimi_delta import KimiDeltaAttention
 
+from .helpers import run
 from .recurrent import RecurrentChecks
-from .suite import run
 
 
 class KimiDeltaChecks(RecurrentChecks):

@@ -1,6 +1,6 @@
 """`LayerScalarChecks`: the identity of a block that multiplies its whole sum by `layer_scalar` (Gemma 4).
 
-Mix it in before `FamilySuite`. Such a block returns
+A family's test class declares it in `CHECKS`. Such a block returns
 `layer_scalar * (layer_input + attention_output + mlp_output [+ extra terms])`, so the
 suite's identity and its write checks take that form here, bit for bit. A family
 whose block adds more than the two contributions lists them in `extra_terms`.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 
-from .suite import moved, run
+from .helpers import moved, run
 
 
 class LayerScalarChecks:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .suite import PROMPT, moved, perturbed, run
+from .helpers import PROMPT, moved, perturbed, run
 
 #: The values a write to a block's contributions and output goes through.
 BOUNDARY_KEYS = ("self_attn.attention_output", "mlp.mlp_output", "layer_output")

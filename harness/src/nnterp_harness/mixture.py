@@ -1,7 +1,7 @@
 """`MixtureChecks`: the contract of a family whose blocks hold a mixture of experts.
 
-Mix it into the family's `FamilySuite` class (``class TestMixtral(MixtureChecks,
-FamilySuite)``); `FamilySuite` fails a family with mixture blocks that does not. The
+A family whose `ENVOYS` hold a `Moe` runs it (`nnterp_harness.contracts`), and
+`FamilySuite` fails a class with mixture blocks that does not. The
 checks run on the first block whose `mlp` is a `Moe` running a mixture: the routing
 pair's shapes, `expert_outputs` summing to `routed_output`, routed plus shared being
 the module's output, writes to weights, indices, router logits, the shared expert and
@@ -20,7 +20,7 @@ import torch
 import nnterp
 from nnterp import Unavailable, axis_size
 
-from .suite import (
+from .helpers import (
     MOE_VALUES,
     NO_SHARED_EXPERT,
     OTHER_PROMPT,

@@ -1,6 +1,6 @@
 """`OneNormParallelChecks`: the contract of a parallel block with one norm (GPT-J, CodeGen, Phi, Cohere).
 
-Mix it in before `FamilySuite`. The attention and the MLP read the same normed
+A family's test class declares it in `CHECKS`. The attention and the MLP read the same normed
 input, so there is no `layer_mid`, and the MLP's norm is the attention's, run before
 the attention. `EXACT_IDENTITY` states that the block adds `(x + attn) + mlp`, the
 identity's own order, so the identity holds bit for bit rather than to the suite's
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from .suite import run
+from .helpers import run
 
 #: `EXPECTED_UNAVAILABLE` entry of every parallel block.
 PARALLEL_UNAVAILABLE = {"layer_mid": "a parallel block"}

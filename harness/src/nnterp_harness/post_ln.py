@@ -1,6 +1,6 @@
 """`PostLNChecks`: the contract of a post-LN family, whose norms follow the residual adds.
 
-Mix it in before `FamilySuite`. A post-LN block computes
+A family whose `ENVOYS` hold a `PostLNLayer` runs it (`nnterp_harness.contracts`). A post-LN block computes
 `h = post_attention_layernorm(x + attn); out = output_norm(h + mlp)`, so the suite's
 sum `layer_input + attention_output + mlp_output == layer_output` does not hold; the
 post-LN form does, bit for bit, and replaces it here:
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import torch
 
-from .suite import moved, run
+from .helpers import moved, run
 
 #: `EXPECTED_UNAVAILABLE` entries of every post-LN family.
 POST_LN_UNAVAILABLE = {

@@ -1,6 +1,6 @@
 """`PostNormChecks`: the contract of a post-norm family (OLMo 2's block), whose sublayer outputs are normed before each add.
 
-Mix it in before `FamilySuite`. No norm feeds either sublayer, so the pre-norm values
+A family's test class declares it in `CHECKS`. No norm feeds either sublayer, so the pre-norm values
 are expected unavailable and the sublayer-input checks take the stream itself; the
 post-norms keep their native names, and each contribution is its post-norm's output.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from .suite import rows, run
+from .helpers import rows, run
 
 #: A post-norm block's rows: no pre-norm, the post-norms keep their native names.
 POST_NORM_ROWS = rows("model", "layers", "embed_tokens", "norm", ln1=None, ln2=None)

@@ -1,7 +1,7 @@
 """`RecurrentChecks`: the contract of a family whose blocks hold a recurrent mixer (`linear_attn`).
 
-Mix it into the family's `FamilySuite` class (``class TestQwen3_5Text(RecurrentChecks,
-FamilySuite)``); `FamilySuite` fails a family with mixer blocks that does not. The
+A family whose `ENVOYS` hold a `RecurrentMixer` runs it (`nnterp_harness.contracts`), and
+`FamilySuite` fails a class with mixer blocks that does not. The
 checks run on the first block whose `linear_attn` is a `RecurrentMixer`:
 
 - the kernel values' shapes, and writes to them landing (assignments everywhere,
@@ -41,7 +41,7 @@ from nnterp.components import (
 )
 from nnterp.components.recurrent import base_name, modeling_module
 
-from .suite import PROMPT, host_of, moved, perturbed, run, scale_of, split_key
+from .helpers import PROMPT, host_of, moved, perturbed, run, scale_of, split_key
 
 #: `EXPECTED_UNAVAILABLE` entries of a mixer on its default kernels: the state per token needs routing.
 ROUTING_NEEDED = {"linear_attn.state": "route_kernels", "linear_attn.states": "route_kernels"}

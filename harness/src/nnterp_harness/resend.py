@@ -6,7 +6,7 @@ id 0), so the step's ids are the n prompt ids, the generated one and the appende
 one, if any: n + 2 or n + 1 ids, even where the model keeps a cache (the suite's
 default decode step then has one id). The family sets
 `RESENDS_IDS`, so the attention mask installed for a step is as long as its ids.
-Mix it in before `FamilySuite`; it replaces the suite's mask-under-generate test.
+A family's test class declares it in `CHECKS`; it replaces the suite's mask-under-generate test.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from .suite import PROMPT
+from .helpers import PROMPT
 
 
 class ResendChecks:

@@ -1,6 +1,6 @@
 """`ResidualScaleChecks`: the contract of a family that scales each contribution and divides the head (Granite).
 
-Mix it in before `FamilySuite`. Each sublayer's output is multiplied by
+A family's test class declares it in `CHECKS`. Each sublayer's output is multiplied by
 `config.residual_multiplier` before the add, so the contributions are the scaled
 outputs, and the logits are the head's output divided by `config.logits_scaling`.
 `SCALED_BLOCK` names the block the contributions are checked on.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 
-from .suite import run
+from .helpers import run
 
 
 class ResidualScaleChecks:

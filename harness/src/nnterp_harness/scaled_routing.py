@@ -1,7 +1,7 @@
 """`ScaledRoutingChecks`: the contract of a mixture that scales its routed sum after the experts run.
 
-Mix it into a family's `FamilySuite` class beside `MixtureChecks` where the family's
-`Moe` is a `ScaledRoutedMoe`: `routed_output` is the experts module's output times the
+A family whose `ENVOYS` hold a `ScaledRoutedMoe` runs it beside `MixtureChecks`
+(`nnterp_harness.contracts`): `routed_output` is the experts module's output times the
 factor the config names (`SCALE_KEY`), and the slots still sum to it.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from .suite import run
+from .helpers import run
 
 
 class ScaledRoutingChecks:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import torch
 
-from .suite import moved, perturbed, run
+from .helpers import moved, perturbed, run
 
 
 class SharedTransformerChecks:
-    """Mix into the `FamilySuite` of a three-block Zamba checkpoint: a Mamba block, then two hybrid ones."""
+    """Declared in `CHECKS` by the `FamilySuite` of a three-block Zamba checkpoint: a Mamba block, then two hybrid ones."""
 
     #: The native name of the shared transformer on a hybrid block.
     SHARED = "shared_transformer"

@@ -1,7 +1,7 @@
 """`ShortConvolutionChecks`: `RecurrentChecks` for a mixer whose state is a window of its last inputs (LFM2's `conv`).
 
-Mix it in place of `RecurrentChecks` (``class TestLfm2(ShortConvolutionChecks,
-FamilySuite)``). A short convolution serves `attention_output`, `state_input` and a
+A family whose `ENVOYS` hold a `ShortConvolution` runs it in place of `RecurrentChecks`
+(`nnterp_harness.contracts`). A short convolution serves `attention_output`, `state_input` and a
 read-only `state_output`, and reports the attention terms, the gates and the state
 per token unavailable. The checks that hold for every recurrent mixer (the state
 handed between `generate` steps, a written `state_input` landing, the block kinds,
@@ -26,8 +26,9 @@ import nnterp
 from nnterp import axis_size, route_kernels
 from nnterp.components.short_convolution import NO_TOKEN_STATE, ShortConvolution
 
+from .family import FamilyContract
+from .helpers import PROMPT, moved, rows, run, scale_of
 from .recurrent import RecurrentChecks
-from .suite import PROMPT, FamilySuite, moved, rows, run, scale_of
 
 #: LFM2's native paths (its final norm is `embedding_norm`), which LFM2-MoE keeps.
 LFM2_ROWS = rows(
@@ -70,7 +71,7 @@ class ShortConvolutionChecks(RecurrentChecks):
 
     def test_sublayer_interiors(self, model, clean):
         if self.sublayers_besides_mixers(model):
-            FamilySuite.test_sublayer_interiors(self, model, clean)
+            FamilyContract.test_sublayer_interiors(self, model, clean)
         index, _ = self.mixer(model)
         self._write_moves_logits(model, clean, "linear_attn.attention_output", index)
 

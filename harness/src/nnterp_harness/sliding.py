@@ -1,6 +1,6 @@
 """`SlidingWindowChecks`: the contract of a family whose blocks attend over a sliding window.
 
-Mix it into a family's `FamilySuite` class. On a prompt longer than
+A family's test class declares it in `CHECKS`. On a prompt longer than
 `config.sliding_window`, a block whose `layer_types` entry is `sliding_attention`
 (every block, where the config has no `layer_types`) puts no weight past its
 window, and a full-attention block puts weight on every earlier key.

@@ -1,4 +1,4 @@
-"""Checks shared by wrappers built on the same tower design, mixed in beside `VisionSuite` (or `FamilySuite`).
+"""Checks shared by wrappers built on the same tower design, declared in a `VisionSuite`'s (or `FamilySuite`'s) `CHECKS`.
 
 - The packed ViTs of the Qwen-VL line run every image's patches as one row and attend
   within each image only (the pattern is unavailable: `PER_IMAGE`); a merger turns each
@@ -21,7 +21,7 @@ from nnterp import Unavailable
 from nnterp.components import QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
 from nnterp.components.vision import PER_IMAGE, TEXT_ONLY
 
-from .suite import moved, ulp_close
+from .helpers import moved, ulp_close
 from .vision import QUESTION, VisionSuite, logits_of, prompt_for
 
 #: What a text prompt reports for a deepstack tap: the generic reads of `FamilySuite` reach none.

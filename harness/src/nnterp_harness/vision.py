@@ -23,7 +23,8 @@ from nnterp import StandardizedTransformer, Unavailable, axis_size
 from nnterp.components.vision import PER_IMAGE, TEXT_ONLY, Vision, VisionAttention, VisionLayer, VisionMlp, scatter_call
 
 from . import locate
-from .suite import moved, ulp_close
+from .contracts import ChoosesChecks
+from .helpers import moved, ulp_close
 from .tokenizer import VOCAB_SIZE
 
 #: The image placeholder most processors expand.
@@ -262,7 +263,7 @@ def logits_of(model: Any, prompt: str, images: list, edit: Any = None) -> torch.
 
 
 class NewlineRowsChecks:
-    """The any-resolution layout of LLaVA-NeXT and OneVision, one tile per image; mix it in before `VisionSuite`.
+    """The any-resolution layout of LLaVA-NeXT and OneVision, one tile per image; declared in a `VisionSuite`'s `CHECKS`.
 
     The tower runs on each image's resized whole, then its tile; the wrapper writes the
     whole's projected patches, then the tile's grid with the learned `image_newline`
@@ -289,9 +290,11 @@ class NewlineRowsChecks:
         assert torch.equal(tile[:, side], newline.expand(side, width))
 
 
-class VisionSuite:
+class VisionSuite(metaclass=ChoosesChecks):
     """The contract of a wrapper's vision side; subclass it once per wrapper checkpoint.
 
+    - `CHECKS`: the tower's own check classes the class runs (`MergerChecks`,
+      `DeepstackChecks`, ...), declared as data; `ChoosesChecks` puts them among its bases.
     - `CHECKPOINT`: the pinned tiny wrapper checkpoint.
     - `FAMILY`: the text family the wrapper resolves to.
     - `TOWER_ENVOYS`: the tower's `(Vision, VisionLayer, VisionAttention, VisionMlp)` classes.
@@ -308,6 +311,9 @@ class VisionSuite:
       receives `image_features` as written.
     """
 
+    CHECKS: tuple[type, ...] = ()
+    #: No envoy brings a vision check: the text family's envoys choose the text suite's.
+    ENVOY_CHECKS: tuple[tuple[type, type], ...] = ()
     CHECKPOINT: str | None = None
     FAMILY: Any = None
     TOWER_ENVOYS: tuple[type, ...] = (Vision, VisionLayer, VisionAttention, VisionMlp)

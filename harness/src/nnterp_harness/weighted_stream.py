@@ -1,6 +1,6 @@
 """`WeightedStreamChecks`: the identity of a block that weighs (or gates) the stream before each add.
 
-Mix it in before `FamilySuite`. Such a block computes
+A family's test class declares it in `CHECKS`. Such a block computes
 `layer_mid = stream_term(block, "attention", layer_input) + attention_output` and
 `layer_output = stream_term(block, "mlp", layer_mid) + mlp_output`, where the family's
 test class defines `stream_term` as the forward weighs the stream (Beam's depth
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import torch
 
-from .suite import moved, run, scale_of
+from .helpers import moved, run, scale_of
 
 
 def contribution_host(block):
