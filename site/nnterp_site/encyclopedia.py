@@ -127,7 +127,7 @@ def _qualified(cls: type) -> str:
 
 def module_facts(module: Any) -> dict[str, Any]:
     """What the family module itself says: docstring, `RENAME`, `ENVOYS`, markers, replaced root attributes."""
-    from nnterp.components import EProperty
+    from nnterp.components import EProperty, LogitLens
 
     doc = _doc(module)
     envoys = []
@@ -163,7 +163,9 @@ def module_facts(module: Any) -> dict[str, Any]:
     functions = [
         {"name": name, "doc": _doc(obj)}
         for name, obj in vars(module).items()
-        if inspect.isfunction(obj) and obj.__module__ == module.__name__ and not name.startswith("_")
+        if (inspect.isfunction(obj) or isinstance(obj, LogitLens))
+        and obj.__module__ == module.__name__
+        and not name.startswith("_")
     ]
     constants = [
         {"name": name, "value": value}

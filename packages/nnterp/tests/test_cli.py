@@ -3,15 +3,33 @@
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
+
+import pytest
+
+from nnterp.inspect import main
 
 
 def run(*args):
+    """`python -m nnterp inspect ARGS` in a new interpreter, as a user runs it."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     return subprocess.run([sys.executable, "-m", "nnterp", "inspect", *args], capture_output=True, text=True, env=env)
 
 
-def test_inspect_a_family_checkpoint(path):
-    result = run(path("gemma2"), "--prompt", "The Eiffel Tower is in")
+@pytest.fixture
+def inspect_here(capsys):
+    """The same command's `main`, in this process: the modules the other tests imported serve it again."""
+
+    def call(*args):
+        code = main(["inspect", *args])
+        out, err = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out, stderr=err)
+
+    return call
+
+
+def test_inspect_a_family_checkpoint(path, inspect_here):
+    result = inspect_here(path("gemma2"), "--prompt", "The Eiffel Tower is in")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "family      nnterp.families.gemma2" in out
@@ -21,19 +39,19 @@ def test_inspect_a_family_checkpoint(path):
     assert "logit lens" in out
 
 
-def test_inspect_a_path_that_is_no_checkpoint(tmp_path):
-    result = run(str(tmp_path))
+def test_inspect_a_path_that_is_no_checkpoint(tmp_path, inspect_here):
+    result = inspect_here(str(tmp_path))
     assert result.returncode != 0
     assert "is not a checkpoint" in result.stderr
 
 
-def test_inspect_a_parallel_checkpoint_names_the_missing_value(path):
-    result = run(path("gpt_neox"))
+def test_inspect_a_parallel_checkpoint_names_the_missing_value(path, inspect_here):
+    result = inspect_here(path("gpt_neox"))
     assert result.returncode == 0, result.stderr
     assert "a parallel block" in result.stdout
 
 
-def test_inspect_a_type_the_default_cannot_standardize(tmp_path, path):
+def test_inspect_a_type_the_default_cannot_standardize(tmp_path, path, inspect_here):
     import shutil
 
     import torch
@@ -53,7 +71,7 @@ def test_inspect_a_type_the_default_cannot_standardize(tmp_path, path):
     AutoModelForCausalLM.from_config(config).save_pretrained(tmp_path)
     for name in ("tokenizer.json", "tokenizer_config.json"):
         shutil.copy(f"{path('llama')}/{name}", tmp_path / name)
-    result = run(str(tmp_path))
+    result = inspect_here(str(tmp_path))
     assert result.returncode != 0
     assert "the default family cannot standardize BertLMHeadModel" in result.stderr
     assert "rename=" in result.stderr

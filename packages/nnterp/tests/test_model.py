@@ -135,10 +135,10 @@ def test_legacy_keywords_reach_transformers_and_fail(path):
 def test_a_multimodal_config_is_looked_up_by_its_text_config():
     from types import SimpleNamespace
 
-    from nnterp.standardized import _model_type
+    from nnterp.standardized import family_model_type
 
-    config = SimpleNamespace(model_type="llava", text_config=SimpleNamespace(model_type="llama"))
-    assert _model_type(config) == "llama"
+    config = SimpleNamespace(model_type="gemma3", text_config=SimpleNamespace(model_type="gemma3_text"))
+    assert family_model_type(config) == "gemma3_text"
 
 
 def test_repr_lists_each_value_with_layout_and_description(gpt2):

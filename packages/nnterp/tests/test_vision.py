@@ -50,9 +50,9 @@ def test_layouts_are_exported():
     assert nnterp.components.Vision.image_features.layout is ImageFeatures
 
 
-def test_the_family_is_the_text_models(wrapper):
+def test_the_family_is_the_wrappers_own_else_the_text_models(wrapper):
     name, model = wrapper
-    expected = {"llava": "qwen2", "qwen2_vl": "qwen2_vl_text", "gemma3": "gemma3_text", "qwen3_5": "qwen3_5_text"}[name]
+    expected = {"llava": "llava", "qwen2_vl": "qwen2_vl_text", "gemma3": "gemma3_text", "qwen3_5": "qwen3_5_text"}[name]
     assert model.family.__name__ == f"nnterp.families.{expected}"
     assert model.tokenizer is model.processor.tokenizer
 
@@ -124,13 +124,13 @@ def test_a_wrapper_runs_a_prompt_without_images_on_its_text_model(path):
 
 
 def test_a_family_without_a_projector_serves_no_image(path):
-    from nnterp.families import qwen2
+    from nnterp.families import llava
 
-    rename = {key: value for key, value in qwen2.RENAME.items() if value != "projector"}
+    rename = {key: value for key, value in llava.RENAME.items() if value != "projector"}
 
     class Family:
         RENAME = rename
-        ENVOYS = qwen2.ENVOYS
+        ENVOYS = llava.ENVOYS
 
     model = StandardizedTransformer(path("llava"), family=Family, task="image-text-to-text", dispatch=True)
     assert model.vision.no_images() == NO_PROJECTOR
@@ -148,11 +148,11 @@ def _sourced(module):
 
 @pytest.mark.parametrize("projector", [True, False])
 def test_a_root_scatter_instruments_the_roots_forward_at_build_and_dispatch(path, projector):
-    from nnterp.families import qwen2
+    from nnterp.families import llava
 
     class Family:
-        RENAME = {key: value for key, value in qwen2.RENAME.items() if projector or value != "projector"}
-        ENVOYS = qwen2.ENVOYS
+        RENAME = {key: value for key, value in llava.RENAME.items() if projector or value != "projector"}
+        ENVOYS = llava.ENVOYS
         ROOT_SCATTER = True
 
     model = StandardizedTransformer(path("llava"), family=Family, task="image-text-to-text")

@@ -23,7 +23,7 @@ from nnsight import TransformersModel
 from nnsight.intervention.envoy import Envoy
 from torch import Tensor
 
-from . import families
+from . import contract, families
 from .components import (
     BATCH,
     DEFAULT_HEAD,
@@ -32,6 +32,7 @@ from .components import (
     Attention,
     DerivedEProperty,
     EProperty,
+    LogitLens,
     Residual,
     Unavailable,
     block_rows,
@@ -62,7 +63,7 @@ SIZES = (
 )
 
 
-class _FromLogits(DerivedEProperty):
+class FromLogits(DerivedEProperty):
     """A value derived from the logits: assigning it points at `model.logits`."""
 
     def __set__(self, obj: Any, value: Any) -> None:
@@ -185,17 +186,14 @@ def _size(name: str, doc: str):
     return rule
 
 
+_DEFAULT_LENS = LogitLens(softcap="final_logit_softcapping")
+
+
 def default_project_on_vocab(model: Any, hidden: Any) -> Any:
     """Logits for a residual-stream tensor: the final norm, `lm_head`, then the text config's softcap if it sets one."""
     if model.family is default_family:
         raise Unavailable(f"{model.path}.project_on_vocab is not available: {DEFAULT_HEAD}")
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    logits = model.lm_head(model.norm(hidden))
-    cap = getattr(_text_config(model), "final_logit_softcapping", None)
-    if cap:
-        logits = cap * torch.tanh(logits / cap)
-    return logits
+    return _DEFAULT_LENS(model, hidden)
 
 
 class Standardized:
@@ -259,7 +257,7 @@ class Standardized:
         block's values, flat.
         """
         if layer is not None:
-            return block_rows(self.layers[_index(layer, len(self.layers), "layer")])
+            return block_rows(self.layers[layer_index(layer, len(self.layers), "layer")])
         rows = {name: attr.reason(self) for name, attr in _root_values(type(self)).items()}
         rows.update(blocks_support(self.layers))
         rows.update(tower_rows(self))
@@ -275,7 +273,7 @@ class Standardized:
         `start` runs; it reads `layers[start].input` itself.
         """
         count = len(self.layers)
-        start, end = _index(start, count, "skip_layers start"), _index(end, count, "skip_layers end")
+        start, end = layer_index(start, count, "skip_layers start"), layer_index(end, count, "skip_layers end")
         if start > end:
             raise ValueError(
                 f"skip_layers({start}, {end}): start comes after end; pass the first and the last skipped block "
@@ -304,7 +302,7 @@ class Standardized:
         """
         count = len(self.layers)
         listed = [layers] if _is_index(layers) else list(layers)
-        resolved = [_index(index, count, "steer(layers=...)") for index in listed]
+        resolved = [layer_index(index, count, "steer(layers=...)") for index in listed]
         if any(b <= a for a, b in zip(resolved, resolved[1:])):
             raise ValueError(
                 f"steer() takes the layers in ascending order, since a trace reads blocks in forward order; "
@@ -367,8 +365,11 @@ def _is_index(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def _index(index: Any, count: int, name: str) -> int:
-    """`index` as a block number in `0..count-1`, negatives from the end; refuses another type or range."""
+def layer_index(index: Any, count: int, name: str) -> int:
+    """`index` as a block number in `0..count-1`, negatives from the end; refuses another type or range.
+
+    `name` is how the caller's argument is spelled in the error (``"steer(layers=...)"``).
+    """
     if not _is_index(index):
         raise TypeError(f"{name}={index!r} is not a block index: pass an int from {-count} to {count - 1}")
     resolved = index + count if index < 0 else int(index)
@@ -438,11 +439,11 @@ def _read_config(repo_id: Any, kwargs: dict) -> Any:
     return AutoConfig.from_pretrained(repo_id, **options)
 
 
-def _model_type(config: Any, source: Any = None, engine: str | None = None) -> str:
+def family_model_type(config: Any, source: Any = None, engine: str | None = None) -> str:
     """The type whose family serves `config`: a wrapper's text type, unless the wrapper's own type has a family.
 
-    A wrapper module of its own (`minicpmv4_7`) carries tower classes that a release
-    without the wrapper lacks, so its text family keeps importing there.
+    A wrapper's own module (`idefics3`, `llava`) composes its text family with its tower,
+    so the text family maps no wrapper's classes.
     """
     text = getattr(config, "text_config", None)
     if text is not None and getattr(text, "model_type", None):
@@ -458,7 +459,7 @@ def _model_type(config: Any, source: Any = None, engine: str | None = None) -> s
 
 
 class _Fields:
-    """A config.json's top level read as attributes, as `_model_type` reads a config."""
+    """A config.json's top level read as attributes, as `family_model_type` reads a config."""
 
     def __init__(self, data: dict) -> None:
         self.model_type = data.get("model_type")
@@ -607,7 +608,7 @@ def _check_source(repo_id: Any, needs_type: bool = True) -> _Fields | None:
         ) from error
     fields = _Fields(data) if isinstance(data, dict) else None
     if needs_type and fields is not None:
-        _model_type(fields, repo_id)
+        family_model_type(fields, repo_id)
     for name in sorted(os.listdir(repo_id)):
         if name.endswith(".safetensors"):
             _check_safetensors(os.path.join(repo_id, name))
@@ -643,6 +644,7 @@ def _check_family(family: Any) -> None:
                 f"{attribute}; pass a family module such as nnterp.families.llama{hint}, or leave family= out "
                 "to pick it from the config's model_type"
             )
+    contract.validate(family)
 
 
 def _check_rename_keys(model: Any, rename: dict | None) -> None:
@@ -720,7 +722,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
             # which still decides (and refuses custom code) everywhere else.
             plain = fields is not None and fields.text_config is None and not fields.custom and fields.model_type
             config = fields if plain else _read_config(repo_id, kwargs)
-            family = families.lookup(_model_type(config, repo_id))
+            family = families.lookup(family_model_type(config, repo_id))
         self._text_wrapper = _text_wrapper(config, kwargs["task"], repo_id, kwargs)
         _check_family(family)
         self.family = family
@@ -814,7 +816,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
 
         Measured by one probe run on the first call for a block, then cached.
         """
-        layer = 0 if layer is None else _index(layer, len(self.layers), "order(layer)")
+        layer = 0 if layer is None else layer_index(layer, len(self.layers), "order(layer)")
         if layer not in self._order_cache:
             self._order_cache[layer] = probe_order(self, layer)
         return dict(self._order_cache[layer])
@@ -906,7 +908,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
     def _next_token_probs(self) -> NextTokenProbs:
         return self.logits[:, -1].softmax(-1)
 
-    next_token_probs = _FromLogits(_next_token_probs, description="The softmax of the logits at the last position")
+    next_token_probs = FromLogits(_next_token_probs, description="The softmax of the logits at the last position")
 
 
 def _base_envoys(repo_id: Any, kwargs: dict) -> dict:
@@ -973,4 +975,14 @@ def _load_preprocessor(repo_id: Any, kwargs: dict) -> None:
         kwargs[slot] = AutoTokenizer.from_pretrained(source, **options)
 
 
-__all__ = ["SIZES", "Logits", "NextTokenProbs", "Standardized", "StandardizedTransformer", "Tokens"]
+__all__ = [
+    "SIZES",
+    "FromLogits",
+    "Logits",
+    "NextTokenProbs",
+    "Standardized",
+    "StandardizedTransformer",
+    "Tokens",
+    "family_model_type",
+    "layer_index",
+]

@@ -15,11 +15,13 @@ from .attention import (
     needs_eager,
 )
 from .eproperty import DerivedEProperty, EProperty, Unavailable, layout_name, pick, put, resolve, unavailable
-from .hyper_connections import HyperConnectionLayer, collapse_streams
+from .headed_scan import HeadedScan
+from .hyper_connections import HyperConnectionLayer, collapse_streams, collapse_through
 from .latent import LatentAttention, latent_head_dim, latent_qk_head_dim
 from .layer import FlatResidual, Layer, Residual, StreamMixing, Streams, StreamWeights
 from .lightning_attention import LightningAttention, block_per_token
 from .linear_attention import ChannelGates, Gates, LinearAttention, LinearQK, LinearV
+from .logit_lens import LogitLens, module_attribute, only_on
 from .mlp import Mlp, Neurons
 from .moe import (
     DISPATCH,
@@ -72,6 +74,7 @@ from .recurrent import (
     route_delta_rule,
     route_kernels,
 )
+from .regrouped import Regrouping
 from .sandwich import PostNormLayer, SandwichAttention, SandwichLayer, SandwichMlp, normed_contribution
 from .scaled import (
     ScaledAttention,
@@ -81,6 +84,7 @@ from .scaled import (
     divide_by_logits_scaling,
     residual_multiplier,
     scaled_output,
+    scaled_value,
 )
 from .scaled_routing import ScaledRoutedMoe, routed_scale
 from .selective_scan import ScanDecays, ScanQK, ScanState, ScanStates, ScanSteps, ScanValues, SelectiveScan

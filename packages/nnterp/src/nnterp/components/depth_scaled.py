@@ -18,11 +18,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import torch
-
 from .eproperty import EProperty
-from .layer import Residual
 from .sandwich import SandwichAttention, SandwichLayer
+from .scaled import scaled_value
 
 #: The block attribute holding the ordinal of the add after the attention.
 ATTENTION_ADD = "attn_residual_add_idx"
@@ -54,28 +52,12 @@ def depth_scaled_contribution(norm: str, sublayer: str, add: str) -> EProperty:
     def weight(envoy: Any) -> float:
         return contribution_weight(envoy.parent._module, add)
 
-    def contribution(self: Any, value: Any) -> Residual:
-        return value * weight(self)
-
-    contribution.__name__ = f"{sublayer}_output"
-    prop = EProperty(
+    return scaled_value(
         f"../{norm}.output",
-        description=f"What the {what} adds to the residual stream: the block's {norm} output times the add's "
-        "depth weight",
-    )(contribution)
-
-    @prop.postprocess
-    def contribution(self, value):
-        return value / weight(self)
-
-    @prop.transform
-    def contribution(self, view, raw):
-        scale = weight(self)
-        if torch.equal(view, raw * scale):
-            return raw
-        return view / scale
-
-    return prop
+        weight,
+        f"What the {what} adds to the residual stream: the block's {norm} output times the add's depth weight",
+        name=f"{sublayer}_output",
+    )
 
 
 class DepthScaledLayer(SandwichLayer):

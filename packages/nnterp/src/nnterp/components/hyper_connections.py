@@ -17,6 +17,8 @@ and `mlp_post` are `StreamWeights` and `attention_comb` and `mlp_comb` are
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from .eproperty import EProperty
@@ -120,8 +122,18 @@ class HyperConnectionLayer(Layer):
         return rewrap(self, value)
 
 
-def collapse_streams(model: Any, hidden: Any) -> Any:
-    """One stream from a `Streams` value, as the model's `hc_head` collapses the last block's; a `Residual` as is."""
-    if hidden.dim() == 4:
-        return model.model.hc_head(hidden)
-    return hidden
+def collapse_through(head: str) -> Callable[[Any, Any], Any]:
+    """`collapse_streams` for a model whose collapsing module sits at the envoy path `head` from the root."""
+    module = attrgetter(head)
+
+    def collapse_streams(model: Any, hidden: Any) -> Any:
+        """One stream from a `Streams` value, as the model's `hc_head` collapses the last block's; a `Residual` as is."""
+        if hidden.dim() == 4:
+            return module(model)(hidden)
+        return hidden
+
+    return collapse_streams
+
+
+#: One stream from a `Streams` value through the model's `model.hc_head`; a `Residual` as is.
+collapse_streams = collapse_through("model.hc_head")

@@ -13,7 +13,7 @@ key/value heads as query heads.
 
 from __future__ import annotations
 
-from .attention import Attention
+from .attention import Attention, Values
 from .eproperty import EProperty
 
 
@@ -57,6 +57,31 @@ class LatentAttention(Attention):
     attention_values = redescribed(
         Attention.attention_values, "The values entering attention, each head's decompressed from the shared latent"
     )
+
+
+def split_latent_values() -> EProperty:
+    """`attention_values` of a latent attention whose values are one half of a `split` of the decompressed latent.
+
+    torch refuses an in-place edit of a `split`'s view, so the value is served as a copy
+    that is swapped back into the call; an in-place edit of it lands.
+    """
+
+    base = Attention.attention_values
+
+    @EProperty(
+        base.key,
+        select=base.select,
+        description="The values entering attention, each head's decompressed from the shared latent",
+        unavailable=base.unavailable,
+    )
+    def attention_values(self, value) -> Values:
+        return value.clone()
+
+    @attention_values.transform
+    def attention_values(self, view, raw):
+        return view
+
+    return attention_values
 
 
 def latent_head_dim(model) -> int:

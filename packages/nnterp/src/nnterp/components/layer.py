@@ -6,8 +6,10 @@ One identity defines the two contributions on every family:
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
+import torch
 from jaxtyping import Float
 from torch import Tensor
 
@@ -80,3 +82,12 @@ class Layer(Standard):
     @layer_output.postprocess
     def layer_output(self, value):
         return rewrap(self, value)
+
+
+def returns_tuple_by_annotation(block: type) -> bool:
+    """Whether `block.forward` returns `(hidden_states, attn_weights)` rather than the tensor, by its annotation.
+
+    A family sets its `Layer.returns_tuple` with it where a release changed what the block returns.
+    """
+    hint = inspect.signature(block.forward).return_annotation
+    return hint not in (torch.Tensor, "torch.Tensor")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from jaxtyping import Float
 from torch import Tensor
 
@@ -51,3 +53,11 @@ class Mlp(Standard):
     )
     def mlp_neurons(self, value) -> Neurons:
         return value
+
+
+def n_inner_intermediate_size(model: Any) -> int:
+    """The MLP width of a GPT-2-built config: `n_inner`, `None` meaning four times the hidden size.
+
+    A family whose config names the width so (GPT-2, GPT-J) sets its `intermediate_size` to this.
+    """
+    return model.config.n_inner or 4 * model.hidden_size

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from .eproperty import unavailable
 from .layer import Layer
+from .logit_lens import LogitLens
 
 POST_LN_ATTENTION = (
     "a post-LN block: its norms follow the residual adds, and the attention reads the block input itself"
@@ -35,11 +36,8 @@ NO_FINAL_NORM = (
 )
 
 
-def lm_head_only(model, hidden):
-    """Logits for a residual-stream tensor on a model whose head reads the last block's output directly."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    return model.lm_head(hidden)
+#: The logit lens of a model whose head reads the last block's output directly.
+lm_head_only = LogitLens(norm=False)
 
 
 class PostLNLayer(Layer):

@@ -1,14 +1,18 @@
-"""Blocks that scale each sublayer's output before adding it (Granite's `residual_multiplier`).
+"""Values the model multiplies by a factor, read as the product and written divided by it (`scaled_value`).
 
-The block computes `x + multiplier * sublayer(...)`, so a contribution is the scaled
-product. It is read as `multiplier * output`, which is the product the block forms,
-bit for bit. An in-place edit of the served product, or an assignment, is divided
-by the multiplier before the block scales it again; an unedited read hands the
-module's output back untouched.
+`scaled_value` is the one mechanism: Granite's blocks (`scaled_output`), the depth
+weights of Beam's adds, Muse Spark's gated adds and Inkling 2's tower blocks declare
+their contributions on it. Granite's blocks scale each sublayer's output before adding
+it (`residual_multiplier`): the block computes `x + multiplier * sublayer(...)`, so a
+contribution is the scaled product. It is read as `multiplier * output`, which is the
+product the block forms, bit for bit. An in-place edit of the served product, or an
+assignment, is divided by the multiplier before the block scales it again; an
+unedited read hands the module's output back untouched.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -16,6 +20,7 @@ import torch
 from .attention import Attention
 from .eproperty import EProperty
 from .layer import Residual
+from .logit_lens import LogitLens
 from .mlp import Mlp
 from .moe import Moe
 from .own_attention import always
@@ -34,6 +39,55 @@ def _repack(raw: Any, tensor: Any) -> Any:
     return tensor
 
 
+def scaled_value(
+    key: Any,
+    factor: Callable[[Any], Any],
+    description: str,
+    *,
+    layout: Any = Residual,
+    unavailable: Any = None,
+    name: str = "contribution",
+    serve: Callable[[Any, Any], Any] | None = None,
+    native: Callable[[Any, Any], Any] | None = None,
+) -> EProperty:
+    """A value read as the tensor at `key` times `factor(envoy)`, and written back divided by it.
+
+    The model forms the product itself, so the read is that product, bit for bit. An
+    assignment, or an in-place edit of the served product, is divided by the factor
+    before the model multiplies it again; an unedited read hands the tensor at `key`
+    back untouched. `serve(envoy, product)` gives the product its served shape and
+    `native(envoy, view)` undoes it (a packed tower's images axis). A `key` of
+    `"output"` puts a written tensor back into the module's returned tuple; the value
+    is named `name` and declares `layout`.
+    """
+
+    def native_of(envoy: Any, view: Any) -> Any:
+        return view if native is None else native(envoy, view)
+
+    def product(self, value):
+        scaled = first_tensor(value) * factor(self)
+        return scaled if serve is None else serve(self, scaled)
+
+    product.__name__ = name
+    product.__annotations__ = {"return": layout}
+    prop = EProperty(key, description=description, unavailable=unavailable)(product)
+
+    @prop.postprocess
+    def product(self, value):
+        value = native_of(self, value) / factor(self)
+        return rewrap(self, value) if key == "output" else value
+
+    @prop.transform
+    def product(self, view, raw):
+        scale = factor(self)
+        view = native_of(self, view)
+        if torch.equal(view, first_tensor(raw) * scale):
+            return raw
+        return _repack(raw, view / scale)
+
+    return prop
+
+
 def scaled_output(
     description: str, key: Any = "output", unavailable: Any = None, multiplier: Any = residual_multiplier
 ) -> EProperty:
@@ -42,24 +96,7 @@ def scaled_output(
     A `key` inside a forward passes its `unavailable` predicate along. `multiplier(envoy)`
     gives the factor where the block scales each sublayer by its own (Falcon-H1).
     """
-
-    @EProperty(key, description=description, unavailable=unavailable)
-    def contribution(self, value) -> Residual:
-        return first_tensor(value) * multiplier(self)
-
-    @contribution.postprocess
-    def contribution(self, value):
-        value = value / multiplier(self)
-        return rewrap(self, value) if key == "output" else value
-
-    @contribution.transform
-    def contribution(self, view, raw):
-        factor = multiplier(self)
-        if torch.equal(view, first_tensor(raw) * factor):
-            return raw
-        return _repack(raw, view / factor)
-
-    return contribution
+    return scaled_value(key, multiplier, description, unavailable=unavailable)
 
 
 class ScaledAttention(Attention):
@@ -110,6 +147,5 @@ class ScaledSiblingMoe(ScaledMoe):
     )
 
 
-def divide_by_logits_scaling(model: Any, hidden: Any) -> Any:
-    """The logit lens of a model that divides the head's output by `config.logits_scaling`: norm, head, division."""
-    return model.lm_head(model.norm(hidden)) / model.config.logits_scaling
+#: The logit lens of a model that divides the head's output by `config.logits_scaling`.
+divide_by_logits_scaling = LogitLens(divide="logits_scaling")

@@ -28,6 +28,7 @@ from .eproperty import EProperty, Unavailable, pick, unavailable
 from .layer import Layer, Residual
 from .mlp import Mlp
 from .reasons import needs_child
+from .scaled import scaled_output
 from .standard import (
     BATCH,
     HIDDEN,
@@ -100,6 +101,44 @@ SIGLIP_WRAPPER_RENAME = {
     "post_layernorm": "norm",
 }
 
+#: A wrapper built like Llava's: the text model under `model.language_model`, the tower at
+#: `model.vision_tower` and the projector at `model.multi_modal_projector`.
+LLAVA_LAYOUT_RENAME = {
+    **WRAPPED_TEXT_RENAME,
+    "model.vision_tower": "vision",
+    "model.multi_modal_projector": "projector",
+}
+
+#: InternViT's inner names (InternVL, Qianfan-OCR), keyed relative to the tower; its final
+#: `layernorm` norms the patches.
+INTERNVIT_TOWER_RENAME = {
+    "embeddings.patch_embeddings": "patch_embed",
+    "encoder.layer": "layers",
+    "layernorm_before": "input_layernorm",
+    "layernorm_after": "post_attention_layernorm",
+    "attention": "self_attn",
+    "projection_layer": "o_proj",
+    "fc2": "down_proj",
+    "activation_fn": "act_fn",
+    "layernorm": "norm",
+}
+
+#: The MiniCPM NaViT tower's inner names and the projector (MiniCPM-V 4.6, 4.7, MiniCPM-OCR), keyed
+#: for the wrappers built on it.
+MINICPM_TOWER_RENAME = {
+    "model.vision_tower": "vision",
+    "model.merger": "projector",
+    "embeddings.patch_embedding": "patch_embed",
+    "encoder.layers": "layers",
+    "layer_norm1": "input_layernorm",
+    "layer_norm2": "post_attention_layernorm",
+    # Only the tower's attention: the text model's DeltaNet has an `out_proj` of its own.
+    "self_attn.out_proj": "self_attn.o_proj",
+    "fc2": "down_proj",
+    "activation_fn": "act_fn",
+    "post_layernorm": "norm",
+}
+
 #: The Qwen ViT's inner names, keyed relative to the tower. It has no final norm: the
 #: merger, the projector, norms its own input.
 QWEN_TOWER_RENAME = {
@@ -110,6 +149,26 @@ QWEN_TOWER_RENAME = {
     "proj": "o_proj",
     "fc2": "down_proj",
     "act": "act_fn",
+}
+
+#: A Qwen-VL-built wrapper (Qwen2.5-VL, Qwen2.5-Omni's thinker, EXAONE 4.5): the text model under
+#: `model.language_model`, the Qwen ViT at `model.visual` and its merger as projector.
+QWEN_VL_WRAPPER_RENAME = {
+    **WRAPPED_TEXT_RENAME,
+    "model.visual": "vision",
+    "model.visual.merger": "projector",
+    **QWEN_TOWER_RENAME,
+}
+
+#: A GLM-4V-built wrapper (GLM-4V, GLM-4.5V, GLM-OCR): the text model under
+#: `model.language_model`, the packed ViT at `model.visual`, its merger as projector, and
+#: its final `post_layernorm` as the tower's norm.
+GLM_VISION_RENAME = {
+    **WRAPPED_TEXT_RENAME,
+    "model.visual": "vision",
+    "model.visual.merger": "projector",
+    **QWEN_TOWER_RENAME,
+    "post_layernorm": "norm",
 }
 
 #: The Qwen3 ViT's inner names (Qwen3-VL, Qwen3.5), keyed relative to the tower: the Qwen
@@ -570,18 +629,154 @@ class PatchwiseVision(QwenVision):
         return value.squeeze(0)[..., None, None]
 
 
+class InputsMerger(ImageScatter):
+    """An Idefics-built model (Idefics 2, Idefics 3): the features enter through its `inputs_merger` call, as `image_hidden_states`."""
+
+    scatter = "self_inputs_merger_0"
+    scatter_argument = "image_hidden_states"
+
+
+class SiglipVision(Vision):
+    """A SigLIP-built tower whose `post_layernorm` norms every patch, so it is the tower's final `norm`.
+
+    Idefics 3, SmolVLM, Janus and Granite-Docling build their towers so; CLIP's
+    `post_layernorm` norms the pooled CLS token only and is no `norm`.
+    """
+
+    @property
+    def norm(self):
+        """The tower's final norm, over the patches."""
+        return self.post_layernorm
+
+
+class InternVision(Vision):
+    """InternViT (InternVL, Qianfan-OCR): its config gives the image and patch sides as `(height, width)` pairs, square here."""
+
+    @property
+    def patch_size(self) -> int:
+        return self.tower_config.patch_size[0]
+
+    @property
+    def image_size(self) -> int:
+        return self.tower_config.image_size[0]
+
+
+def _lambda_1(envoy: Any) -> Any:
+    return envoy.parent._module.lambda_1
+
+
+def _lambda_2(envoy: Any) -> Any:
+    return envoy.parent._module.lambda_2
+
+
+class InternVisionAttention(VisionAttention):
+    """InternViT's attention: the block multiplies its output by the per-channel `lambda_1` before the add."""
+
+    attention_output = scaled_output(
+        "What the attention adds to the patches' stream, after the block's lambda_1", multiplier=_lambda_1
+    )
+
+
+class InternVisionMlp(VisionMlp):
+    """InternViT's MLP: the block multiplies its output by the per-channel `lambda_2` before the add."""
+
+    mlp_output = scaled_output(
+        "What the MLP adds to the patches' stream, after the block's lambda_2", multiplier=_lambda_2
+    )
+
+
+class MiniCPMVision(Vision):
+    """The MiniCPM NaViT tower: all images' patches in the one row of a batch of one, at each image's own resolution."""
+
+    ONE_ROW = True
+    image_size = property(variable_resolution)
+
+
+class MiniCPMVisionAttention(QwenVisionAttention):
+    """The MiniCPM NaViT tower's attention: one interface call per image, queries, keys and values whole before it."""
+
+    @EProperty("source.transpose_0.output", description="The queries entering attention")
+    def attention_queries(self, value) -> Queries:
+        return value
+
+    @EProperty("source.transpose_1.output", description="The keys entering attention")
+    def attention_keys(self, value) -> Keys:
+        return value
+
+    @EProperty("source.transpose_2.output", description="The values entering attention")
+    def attention_values(self, value) -> Values:
+        return value
+
+    # The tower keeps its batch of one, so the output projection's input is written back as it is, not squeezed.
+    attention_premix = VisionAttention.attention_premix
+
+
+class MoonVisionAttention(QwenVisionAttention):
+    """The MoonViT's attention (Kimi K2.5, Muse Glimmer): one interface call per image, the queries, keys and values whole before the split."""
+
+    @EProperty("source.query_states_transpose_0.output", description="The queries entering attention")
+    def attention_queries(self, value) -> Queries:
+        return value
+
+    @EProperty("source.key_states_transpose_0.output", description="The keys entering attention")
+    def attention_keys(self, value) -> Keys:
+        return value
+
+    @EProperty("source.value_states_transpose_0.output", description="The values entering attention")
+    def attention_values(self, value) -> Values:
+        return value
+
+
+class GlmVision(QwenVision):
+    """The GLM-4V ViT (GLM-4V, GLM-4.6V, GLM-4.5V, GLM-OCR, GLM-5.3-Flash): the packed Qwen ViT's layout with a final norm, and block MLPs `out_hidden_size` wide.
+
+    `tower_output` is the final norm's output, before the `downsample` convolution that
+    merges each 2x2 group to the text width.
+    """
+
+    @property
+    def intermediate_size(self) -> int:
+        return self.tower_config.out_hidden_size
+
+    @EProperty(
+        "post_layernorm.output",
+        description="The last block's stream after the tower's final norm, before any pooling or projection",
+        unavailable=no_tower_run,
+    )
+    def tower_output(self, value) -> Patches:
+        return as_patches(value)
+
+    @tower_output.postprocess
+    def tower_output(self, value: Any) -> Any:
+        return as_native(self, value)
+
+
 __all__ = [
+    "GLM_VISION_RENAME",
+    "INTERNVIT_TOWER_RENAME",
+    "LLAVA_LAYOUT_RENAME",
+    "MINICPM_TOWER_RENAME",
+    "QWEN_VL_WRAPPER_RENAME",
     "NO_PROJECTOR",
     "PER_IMAGE",
     "TEXT_ONLY",
     "ImageFeatures",
     "ImageScatter",
+    "GlmVision",
     "ImageTokenMask",
+    "InputsMerger",
+    "InternVision",
+    "InternVisionAttention",
+    "InternVisionMlp",
+    "MiniCPMVision",
+    "MiniCPMVisionAttention",
+    "MoonVisionAttention",
     "Patches",
     "PatchwiseVision",
     "PixtralVision",
     "QwenVision",
     "QwenVisionAttention",
+    "SiglipVision",
     "Vision",
     "VisionAttention",
     "VisionLayer",

@@ -4,45 +4,86 @@
 `nnterp.families.<model_type>` imported on first use, or `default`, the best-effort
 family, with a warning. A family is any module or object with `RENAME` (native name
 to standard name, nnsight's `rename=`) and `ENVOYS` (module type to envoy class,
-nnsight's `envoys=`).
+nnsight's `envoys=`), and whatever else it defines is a name `nnterp.contract`
+declares: `lookup` and `register` refuse a family that breaks the contract.
 
 A model type that is not a Python identifier is spelled with ``-`` written ``_`` in
 its module's file name (``gpt-sw3`` lives in ``gpt_sw3.py``). `lookup` and
 `register` take either spelling; `known()` gives transformers' own.
 
-A vision-language wrapper is served by the family of its text config's type, unless
-its own type has a family (`has_family`): a wrapper whose tower classes an older
-release lacks gets a module of its own that builds on its text family's.
+A vision-language wrapper is served by its own type's module where one ships
+(`has_family`), else by the family of its text config's type. A wrapper module
+composes its text family's public `RENAME` and `ENVOYS` (`{**llama.RENAME, ...}`) with
+its tower's; a text family maps no wrapper's classes. A family imports at most
+families that import none, and never another family's private names.
+
+Each function takes an `engine`: ``"transformers"``, the default, whose families are
+this package's modules, or an engine another distribution adds through the
+``nnterp.engines`` entry-point group (`ENGINE_GROUP`). Such an entry is
+``<engine> = "<package>"``: the engine's family for a type is the module
+``<package>.<model_type>`` (nnterp-vllm declares ``vllm = "nnterp_vllm.families"``).
+nnterp imports no engine package by name, so an engine installs without nnterp
+knowing of it.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import pkgutil
 import warnings
+from collections import defaultdict
 from typing import Any
 
-ENGINES = ("transformers", "vllm")
+from .. import contract
+
+#: The entry-point group through which a distribution adds an engine: ``<engine> = "<package of its families>"``.
+ENGINE_GROUP = "nnterp.engines"
+
+#: The engines nnterp's own distributions provide, each with the distribution to install for it.
+ENGINES = {"transformers": "nnterp", "vllm": "nnterp-vllm"}
 
 #: Families registered with `register`, per engine: model type to family.
 REGISTRY: dict[str, Any] = {}
-_ENGINE_REGISTRY: dict[str, dict[str, Any]] = {"transformers": REGISTRY, "vllm": {}}
+_ENGINE_REGISTRY: defaultdict[str, dict[str, Any]] = defaultdict(dict, {"transformers": REGISTRY})
 
 
 class UnsupportedFamily(ValueError):
     """No family covers the checkpoint's `model_type` and the default family cannot standardize it."""
 
 
+def installed_engines() -> dict[str, str]:
+    """Every engine installed here, by name, with the package its family modules live in.
+
+    Transformers' is this package; the others are read from the ``nnterp.engines``
+    entry points of the installed distributions, and none of them is imported.
+    """
+    engines = {"transformers": __name__}
+    for entry in importlib.metadata.entry_points(group=ENGINE_GROUP):
+        # The first distribution to declare a name keeps it; none replaces transformers.
+        engines.setdefault(entry.name, entry.module)
+    return engines
+
+
 def _engine(engine: str | None) -> str:
     engine = engine or "transformers"
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}")
-    return engine
+    installed = installed_engines()
+    if engine in installed:
+        return engine
+    if engine in ENGINES:
+        raise ValueError(
+            f"the {engine} engine is not installed: pip install {ENGINES[engine]} (or 'nnterp[{engine}]'), "
+            f"the distribution that declares it in the {ENGINE_GROUP!r} entry points"
+        )
+    raise ValueError(
+        f"unknown engine {engine!r}; the installed engines are {', '.join(installed)}. A distribution adds an "
+        f'engine by declaring `{engine} = "<package of its family modules>"` in the {ENGINE_GROUP!r} entry points'
+    )
 
 
 def _package(engine: str) -> str:
-    return __name__ if engine == "transformers" else f"{__name__}.{engine}"
+    return __name__ if engine == "transformers" else installed_engines()[engine]
 
 
 def module_name(model_type: str) -> str:
@@ -68,10 +109,8 @@ def _spelling(name: str, types: Any) -> str | None:
 
 
 def _shipped(engine: str) -> list[str]:
-    try:
-        package = importlib.import_module(_package(engine))
-    except ModuleNotFoundError:
-        return []
+    # An engine's declared package that does not import is a broken install: its error propagates.
+    package = importlib.import_module(_package(engine))
     return sorted(
         info.name
         for info in pkgutil.iter_modules(package.__path__)
@@ -128,12 +167,15 @@ def lookup(model_type: str, engine: str | None = None) -> Any:
         return registry[module_name(model_type)]
     name = f"{_package(engine)}.{module_name(model_type)}"
     try:
-        return importlib.import_module(name)
+        family = importlib.import_module(name)
     except ModuleNotFoundError as error:
         # Only the family module itself being absent means "no family"; an import
         # error from inside a family module is that module's bug and propagates.
         if error.name not in (name, _package(engine)):
             raise
+    else:
+        contract.validate(family, engine)
+        return family
     if engine != "transformers":
         raise UnsupportedFamily(f"no standardization for model_type {model_type!r} on {engine}; known: {known(engine)}")
     warnings.warn(
@@ -159,6 +201,7 @@ def register(family: Any, *model_types: str, engine: str | None = None) -> Any:
     for attribute in ("RENAME", "ENVOYS"):
         if not hasattr(family, attribute):
             raise TypeError(f"register() takes a family with RENAME and ENVOYS; {family!r} has no {attribute}")
+    contract.validate(family, _engine(engine))
     if not model_types:
         name = getattr(family, "__name__", None)
         if not isinstance(name, str):
@@ -184,9 +227,12 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "ENGINES",
+    "ENGINE_GROUP",
     "REGISTRY",
     "UnsupportedFamily",
     "all_families",
+    "installed_engines",
     "known",
     "lookup",
     "lookup_module",

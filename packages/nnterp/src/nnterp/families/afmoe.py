@@ -36,28 +36,20 @@ RENAME = {
 }
 
 
-class Layer(SandwichLayer):
-    """AFMoE's sandwich block; its MLP norms carry the Gemma line's names, so the sandwich base holds."""
-
-
-class Attention(SandwichAttention):
-    """AFMoE's gated attention; the shared eager interface, the contribution post-normed."""
-
-
 # A key above the host names the native module, not its alias.
-POST_NORMED = normed_contribution("post_mlp_layernorm", "mlp")
+_POST_NORMED = normed_contribution("post_mlp_layernorm", "mlp")
 
 
 class Mlp(Mlp):
     """AFMoE's dense gated MLP, on the first blocks and as the shared experts; the contribution post-normed."""
 
-    mlp_output = POST_NORMED
+    mlp_output = _POST_NORMED
 
 
 class Moe(Moe):
     """AFMoE's mixture: a sigmoid router with a choice bias (`router`), grouped experts, shared experts."""
 
-    mlp_output = POST_NORMED
+    mlp_output = _POST_NORMED
 
     SCORING = "sigmoid"
     # The logits are the router's `gate` layer's output, taken inside the router's forward.
@@ -66,8 +58,8 @@ class Moe(Moe):
 
 
 ENVOYS = {
-    AfmoeDecoderLayer: Layer,
-    AfmoeAttention: Attention,
+    AfmoeDecoderLayer: SandwichLayer,
+    AfmoeAttention: SandwichAttention,
     AfmoeMLP: Mlp,
     AfmoeSparseMoeBlock: Moe,
 }

@@ -21,16 +21,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Apertus's decoder block; Llama's order under its own norm names, which the aliases cover, so the base holds."""
-
-
-class Attention(Attention):
-    """Apertus's attention; per-head query/key norms, then the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Apertus's plain MLP, `down_proj(act_fn(up_proj(x)))` without a gate: `up_proj` is the only input projection, and `mlp_neurons` is `mlp_activation` itself."""
-
-
 ENVOYS = {ApertusDecoderLayer: Layer, ApertusAttention: Attention, ApertusMLP: Mlp}

@@ -17,16 +17,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Arcee's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Arcee's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Arcee's plain MLP, `down_proj(act_fn(up_proj(x)))` without a gate: `up_proj` is the only input projection, and `mlp_neurons` is `mlp_activation` itself."""
-
-
 ENVOYS = {ArceeDecoderLayer: Layer, ArceeAttention: Attention, ArceeMLP: Mlp}

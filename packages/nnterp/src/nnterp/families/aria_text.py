@@ -44,14 +44,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Aria's block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Aria's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
 class Moe(Moe):
     """Aria's mixture: a softmax over the chosen logits (`router`), grouped experts, shared experts beside them."""
 

@@ -20,10 +20,6 @@ from nnterp.families.deepseek_v3 import RENAME, Attention, Layer, Mlp, Moe, head
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
 
 
-class Moe(Moe):
-    """A.X K1's mixture: DeepSeek-V3's, its routed and shared sum passed through `post_mlp_layernorm`."""
-
-
 ENVOYS = {
     AXK1DecoderLayer: Layer,
     AXK1Attention: Attention,

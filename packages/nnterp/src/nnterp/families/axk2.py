@@ -31,10 +31,6 @@ class Attention(LatentAttention):
     """A.X K2's latent attention on the shared eager interface, its mask narrowed by the indexer, its heads gated."""
 
 
-class Moe(Moe):
-    """A.X K2's mixture: DeepSeek-V3's sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
-
-
 ENVOYS = {
     AXK2DecoderLayer: Layer,
     AXK2Attention: Attention,

@@ -31,16 +31,4 @@ class Layer(HybridLayer):
         return stream, None
 
 
-class Attention(Attention):
-    """Bamba's attention; the shared eager interface, so the base holds."""
-
-
-class StateSpace(StateSpace):
-    """Bamba's Mamba-2 mixer; Mamba-2's kernels and arguments, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Bamba's gated MLP; the base holds."""
-
-
 ENVOYS = {BambaDecoderLayer: Layer, BambaAttention: Attention, BambaMixer: StateSpace, BambaMLP: Mlp}

@@ -35,14 +35,6 @@ RENAME = {
 }
 
 
-class Layer(DepthScaledLayer):
-    """Beam's sandwich block with depth-weighted adds; the depth-scaled base holds."""
-
-
-class Attention(DepthScaledAttention):
-    """Beam's gated attention; the shared eager interface, the contribution post-normed and depth-weighted."""
-
-
 class Mlp(Mlp):
     """Beam's dense gated MLP; the contribution post-normed and depth-weighted."""
 
@@ -61,8 +53,8 @@ class Moe(ScaledRoutedMoe):
 
 
 ENVOYS = {
-    BeamDecoderLayer: Layer,
-    BeamAttention: Attention,
+    BeamDecoderLayer: DepthScaledLayer,
+    BeamAttention: DepthScaledAttention,
     BeamMLP: Mlp,
     BeamMoE: Moe,
 }

@@ -26,12 +26,4 @@ RENAME = {
 }
 
 
-class Layer(xglm.Layer):
-    """BioGPT's block; its feed-forward path runs inline, as XGLM's does."""
-
-
-class Attention(Attention):
-    """BioGPT's attention on the shared eager interface; the base holds."""
-
-
-ENVOYS = {BioGptDecoderLayer: Layer, BioGptAttention: Attention}
+ENVOYS = {BioGptDecoderLayer: xglm.Layer, BioGptAttention: Attention}

@@ -20,16 +20,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """BitNet's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """BitNet's attention; the shared eager interface, then `attn_sub_norm` before `o_proj`."""
-
-
-class Mlp(Mlp):
-    """BitNet's gated MLP; `ffn_sub_norm` norms the gated product, which `down_proj` sums."""
-
-
 ENVOYS = {BitNetDecoderLayer: Layer, BitNetAttention: Attention, BitNetMLP: Mlp}

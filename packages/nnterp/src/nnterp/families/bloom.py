@@ -24,23 +24,23 @@ RENAME = {
     "gelu_impl": "act_fn",
 }
 
-SLICED = "this checkpoint sets slow_but_exact with pretraining_tp > 1, which projects the heads slice by slice"
+_SLICED = "this checkpoint sets slow_but_exact with pretraining_tp > 1, which projects the heads slice by slice"
 
 
-def sliced_projection(attention) -> str | None:
+def _sliced_projection(attention) -> str | None:
     """The output projection is skipped when the config projects slice by slice."""
     module = attention._module
-    return SLICED if module.pretraining_tp > 1 and module.slow_but_exact else None
+    return _SLICED if module.pretraining_tp > 1 and module.slow_but_exact else None
 
 
-def cached(attention) -> bool:
+def _cached(attention) -> bool:
     """Whether the forward runs the cache update, which returns the keys and values as long as the cache."""
     return bool(getattr(module_config(attention), "use_cache", True))
 
 
-def kv_key(attention) -> str:
+def _kv_key(attention) -> str:
     """Where the keys and values are read: the cache update's result, else `_reshape`'s."""
-    return "source.layer_past_update_0.output" if cached(attention) else "source.self__reshape_0.output"
+    return "source.layer_past_update_0.output" if _cached(attention) else "source.self__reshape_0.output"
 
 
 class Layer(Layer):
@@ -53,12 +53,12 @@ class Attention(OwnAttention):
     """BLOOM's attention, read at its own operations; the contribution enters `dropout_add`."""
 
     attention_queries = own_value("attention_queries", "source.self__reshape_0.output", select=0)
-    attention_keys = own_value("attention_keys", kv_key, select=lambda a: 0 if cached(a) else 1)
-    attention_values = own_value("attention_values", kv_key, select=lambda a: 1 if cached(a) else 2)
+    attention_keys = own_value("attention_keys", _kv_key, select=lambda a: 0 if _cached(a) else 1)
+    attention_values = own_value("attention_values", _kv_key, select=lambda a: 1 if _cached(a) else 2)
     attention_scores = own_value("attention_scores", "source.F_softmax_0.input")
     attention_probabilities = own_value("attention_probabilities", "attention_dropout.output")
     attention_head_outputs = own_value("attention_head_outputs", "source.self__merge_heads_0.output", MERGED_HEADS)
-    attention_premix = own_value("attention_premix", "o_proj.input", MERGED_HEADS, unavailable=sliced_projection)
+    attention_premix = own_value("attention_premix", "o_proj.input", MERGED_HEADS, unavailable=_sliced_projection)
     attention_output = own_value(
         "attention_output",
         "source.dropout_add_0.input",

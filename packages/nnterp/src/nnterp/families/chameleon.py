@@ -31,7 +31,7 @@ from transformers.models.chameleon.modeling_chameleon import (
     ChameleonSwinDecoderLayer,
 )
 
-from nnterp.components import Attention, EProperty, Layer, Mlp, PostNormLayer, Residual, always
+from nnterp.components import Attention, EProperty, Layer, LogitLens, Mlp, PostNormLayer, Residual, always
 from nnterp.components.standard import first_tensor, rewrap
 
 RENAME = {
@@ -41,13 +41,13 @@ RENAME = {
 }
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm and `lm_head`, then the image codes' logits set to the lowest value."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    logits = model.lm_head(model.norm(hidden))
+def _mask_image_codes(model, logits):
+    """The image codes' logits set to the lowest value, as the model's head masks them."""
     codes = torch.tensor(model._module.model.vocabulary_mapping.image_tokens, device=logits.device)
     return logits.index_fill(-1, codes, torch.finfo(logits.dtype).min)
+
+
+project_on_vocab = LogitLens(after=_mask_image_codes)
 
 
 def _post_norm(envoy) -> bool:

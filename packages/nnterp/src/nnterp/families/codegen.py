@@ -12,6 +12,7 @@ keys in one go, split per model-parallel shard. Inside `_attn` the scores enter 
 
 from transformers.models.codegen.modeling_codegen import CodeGenAttention, CodeGenBlock, CodeGenMLP
 
+from nnterp.components.layer import returns_tuple_by_annotation
 from nnterp.families import gptj
 from nnterp.families.gptj import RENAME, intermediate_size
 
@@ -21,7 +22,7 @@ __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "intermediate_size"]
 class Layer(gptj.ParallelLayer):
     """CodeGen's parallel block, GPT-J's."""
 
-    returns_tuple = gptj.block_returns_tuple(CodeGenBlock)
+    returns_tuple = returns_tuple_by_annotation(CodeGenBlock)
 
 
 class Attention(gptj.Attention):

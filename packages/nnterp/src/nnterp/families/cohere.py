@@ -13,7 +13,7 @@ Llama's gated one. The model multiplies the head's output by `logit_scale`, whic
 
 from transformers.models.cohere.modeling_cohere import CohereAttention, CohereDecoderLayer, CohereMLP
 
-from nnterp.components import Attention, Mlp, ParallelLayer
+from nnterp.components import Attention, LogitLens, Mlp, ParallelLayer, module_attribute
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -22,23 +22,7 @@ RENAME = {
 }
 
 
-class Layer(ParallelLayer):
-    """Cohere's parallel block; `input_layernorm` feeds both sublayers, so the parallel base holds."""
+project_on_vocab = LogitLens(multiply=module_attribute("logit_scale"))
 
 
-class Attention(Attention):
-    """Cohere's attention; the shared eager interface and the contribution its output, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Cohere's gated MLP, Llama's; the base holds."""
-
-
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, `lm_head`, then the model's multiplication by its `logit_scale`."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    return model.lm_head(model.norm(hidden)) * model._module.logit_scale
-
-
-ENVOYS = {CohereDecoderLayer: Layer, CohereAttention: Attention, CohereMLP: Mlp}
+ENVOYS = {CohereDecoderLayer: ParallelLayer, CohereAttention: Attention, CohereMLP: Mlp}

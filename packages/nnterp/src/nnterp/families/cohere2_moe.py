@@ -29,19 +29,11 @@ from nnterp.families.cohere import RENAME, project_on_vocab
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "project_on_vocab"]
 
 #: How `expert_selection_fn` names the router's scoring, in the `SCORING` vocabulary.
-SELECTION = {"softmax": "topk_softmax", "sigmoid": "sigmoid"}
+_SELECTION = {"softmax": "topk_softmax", "sigmoid": "sigmoid"}
 
 
 class Layer(ParallelLayer):
     """Cohere 2 MoE's parallel block, Cohere's; the parallel base holds."""
-
-
-class Attention(Attention):
-    """Cohere 2 MoE's attention, sliding or global per block; the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Cohere 2 MoE's gated MLP, on the dense prefix and as the shared experts; the base holds."""
 
 
 class Moe(Moe):
@@ -52,7 +44,7 @@ class Moe(Moe):
     @property
     def SCORING(self) -> str:  # noqa: N802 - the class attribute every mixture names
         """The router's scoring, from `expert_selection_fn`."""
-        return SELECTION[self._module.gate.expert_selection_fn]
+        return _SELECTION[self._module.gate.expert_selection_fn]
 
     @property
     def SHARED(self) -> str | None:  # noqa: N802

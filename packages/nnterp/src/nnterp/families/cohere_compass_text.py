@@ -19,7 +19,7 @@ a 2-D axial rotary, per-image attention (`PER_IMAGE`), no final norm, and its me
 (`projector`) running inside it. DeepStack, as Qwen3-VL's: the tower blocks in
 `vision_config.deepstack_visual_indexes` feed mergers of their own, and the text
 model adds the k-th one's output to the image rows after text block k, so block
-k+1 receives `layers[k].deepstack_output` (see `nnterp.families.qwen3_vl_text`).
+k+1 receives `layers[k].deepstack_output` (see `nnterp.components.deepstack`).
 A text-only load has no tap.
 """
 
@@ -45,11 +45,10 @@ from nnterp.components import (
     VisionLayer,
     VisionMlp,
 )
-from nnterp.components.layer import Residual
+from nnterp.components.deepstack import DeepstackTap, DeepstackTextModel
 from nnterp.components.vision import QWEN3_TOWER_RENAME, WRAPPED_TEXT_RENAME
 from nnterp.families import cohere
 from nnterp.families.cohere import project_on_vocab
-from nnterp.families.qwen3_vl_text import DEEPSTACK_CALL, DeepstackEProperty, TextModel, no_deepstack
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "project_on_vocab"]
 
@@ -64,29 +63,12 @@ RENAME = {
 }
 
 
-class Layer(ParallelLayer):
+class Layer(DeepstackTap, ParallelLayer):
     """The parallel block, Cohere's; the parallel base holds, plus the stream after its deepstack tap."""
-
-    @DeepstackEProperty(
-        f"../../source.{DEEPSTACK_CALL}.output",
-        description="The stream after this block with its tower tap added at the image rows, as the next block "
-        "receives it",
-        unavailable=no_deepstack,
-    )
-    def deepstack_output(self, value) -> Residual:
-        return value
-
-
-class Attention(Attention):
-    """The attention, sliding or global per block, rotary or not per layer type; the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """The gated MLP, Llama's; the base holds."""
 
 
 ENVOYS = {
-    CohereCompassTextModel: TextModel,
+    CohereCompassTextModel: DeepstackTextModel,
     CohereCompassDecoderLayer: Layer,
     CohereCompassAttention: Attention,
     CohereCompassMLP: Mlp,

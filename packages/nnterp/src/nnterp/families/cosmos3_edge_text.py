@@ -49,18 +49,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Cosmos3 Edge's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Cosmos3 Edge's attention; the shared eager interface after the multimodal rotary embedding, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Cosmos3 Edge's plain MLP, `down_proj(act_fn(up_proj(x)))` without a gate, so `mlp_neurons` is `mlp_activation`."""
-
-
 ENVOYS = {
     Cosmos3EdgeTextDecoderLayer: Layer,
     Cosmos3EdgeTextAttention: Attention,

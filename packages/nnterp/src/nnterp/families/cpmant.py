@@ -84,7 +84,7 @@ RENAME = {
 RESENDS_IDS = True
 
 
-def prompt_length(envoy: Any) -> int:
+def _prompt_length(envoy: Any) -> int:
     """The prompt positions the trunk puts ahead of the user's tokens."""
     return envoy.root._module.config.prompt_length
 
@@ -97,7 +97,7 @@ def _past_prompt(value: Any, axis: int, prompt: int, always_prompt: bool) -> tup
     return tuple(index)
 
 
-def user_tokens(
+def _user_tokens(
     base: type,
     name: str,
     key: str,
@@ -120,26 +120,26 @@ def user_tokens(
 
     def read_users(host, value):
         value = first_tensor(value) if packed else value
-        return read(host, value[_past_prompt(value, axis, prompt_length(host), always_prompt)])
+        return read(host, value[_past_prompt(value, axis, _prompt_length(host), always_prompt)])
 
     def write_users(host, value):
         raw = held(host, key, select)
         current = first_tensor(raw) if packed else raw
         full = current.clone()
-        full[_past_prompt(current, axis, prompt_length(host), always_prompt)] = write(host, value)
+        full[_past_prompt(current, axis, _prompt_length(host), always_prompt)] = write(host, value)
         return (full, *raw[1:]) if packed else full
 
     return mapped_value(base, name, key, read_users, write_users, select, unavailable, description)
 
 
-token_embeddings = user_tokens(
+token_embeddings = _user_tokens(
     StandardizedTransformer,
     "token_embeddings",
     "embed_tokens.output",
     always_prompt=True,
     description="The embedding module's output at the user's ids, past the prompt ids the trunk prepends",
 )
-final_norm_output = user_tokens(StandardizedTransformer, "final_norm_output", "norm.output")
+final_norm_output = _user_tokens(StandardizedTransformer, "final_norm_output", "norm.output")
 
 
 class Layer(Layer):
@@ -152,19 +152,19 @@ class Layer(Layer):
         full = self.inputs[0][0]
         if stream.shape[1] != full.shape[1]:
             full = full.clone()
-            full[:, prompt_length(self) :] = stream
+            full[:, _prompt_length(self) :] = stream
             stream = full
         return (stream, None)
 
-    layer_input = user_tokens(Layer, "layer_input", "input")
-    attention_norm_output = user_tokens(Layer, "attention_norm_output", "input_layernorm.output")
-    layer_mid = user_tokens(Layer, "layer_mid", "post_attention_layernorm.input")
-    mlp_norm_output = user_tokens(Layer, "mlp_norm_output", "post_attention_layernorm.output")
-    mlp_input = user_tokens(Layer, "mlp_input", "mlp.input", description="What the MLP wrapper is called with")
-    layer_output = user_tokens(Layer, "layer_output", "output", packed=True)
+    layer_input = _user_tokens(Layer, "layer_input", "input")
+    attention_norm_output = _user_tokens(Layer, "attention_norm_output", "input_layernorm.output")
+    layer_mid = _user_tokens(Layer, "layer_mid", "post_attention_layernorm.input")
+    mlp_norm_output = _user_tokens(Layer, "mlp_norm_output", "post_attention_layernorm.output")
+    mlp_input = _user_tokens(Layer, "mlp_input", "mlp.input", description="What the MLP wrapper is called with")
+    layer_output = _user_tokens(Layer, "layer_output", "output", packed=True)
 
 
-INNER = "self_attention"
+_INNER = "self_attention"
 
 
 class Attention(OwnAttention):
@@ -178,51 +178,51 @@ class Attention(OwnAttention):
     def head_dim(self) -> int:
         return self._module.self_attention.dim_head
 
-    attention_queries = user_tokens(
-        OwnAttention, "attention_queries", f"{INNER}.source.permute_0.output", axis=2, unavailable=always
+    attention_queries = _user_tokens(
+        OwnAttention, "attention_queries", f"{_INNER}.source.permute_0.output", axis=2, unavailable=always
     )
     attention_keys = own_value(
         "attention_keys",
-        f"{INNER}.source.torch_matmul_0.inputs",
+        f"{_INNER}.source.torch_matmul_0.inputs",
         KEYS_TRANSPOSED,
         select=1,
         description="The keys entering attention, the prompt positions first",
     )
     attention_values = own_value(
         "attention_values",
-        f"{INNER}.source.torch_matmul_1.inputs",
+        f"{_INNER}.source.torch_matmul_1.inputs",
         select=1,
         description="The values entering attention, the prompt positions first",
     )
-    attention_scores = user_tokens(
+    attention_scores = _user_tokens(
         OwnAttention,
         "attention_scores",
-        f"{INNER}.softmax.input",
+        f"{_INNER}.softmax.input",
         axis=2,
         unavailable=always,
         description="The scaled scores plus the position bias, masked with minus infinity, the prompt keys first",
     )
-    attention_probabilities = user_tokens(
+    attention_probabilities = _user_tokens(
         OwnAttention,
         "attention_probabilities",
-        f"{INNER}.source.torch_masked_fill_1.output",
+        f"{_INNER}.source.torch_masked_fill_1.output",
         axis=2,
         unavailable=always,
         description="The attention pattern the values are mixed with, masked weights zeroed, the prompt keys first",
     )
-    attention_head_outputs = user_tokens(
+    attention_head_outputs = _user_tokens(
         OwnAttention,
         "attention_head_outputs",
-        f"{INNER}.source.torch_matmul_1.output",
+        f"{_INNER}.source.torch_matmul_1.output",
         axis=2,
         shape=HEADS_FIRST,
         unavailable=always,
     )
-    attention_premix = user_tokens(OwnAttention, "attention_premix", f"{INNER}.o_proj.input", shape=MERGED_HEADS)
-    attention_output = user_tokens(
+    attention_premix = _user_tokens(OwnAttention, "attention_premix", f"{_INNER}.o_proj.input", shape=MERGED_HEADS)
+    attention_output = _user_tokens(
         OwnAttention,
         "attention_output",
-        f"{INNER}.output",
+        f"{_INNER}.output",
         packed=True,
         description="What the attention adds to the residual stream, the inner attention's output",
     )
@@ -231,11 +231,11 @@ class Attention(OwnAttention):
 class Mlp(Mlp):
     """CPM-Ant's MLP wrapper: its inner gated MLP's output is what the wrapper adds."""
 
-    mlp_output = user_tokens(
+    mlp_output = _user_tokens(
         Mlp, "mlp_output", "ffn.output", description="What the MLP adds to the residual stream, the inner MLP's output"
     )
-    mlp_activation = user_tokens(Mlp, "mlp_activation", "act_fn.output")
-    mlp_neurons = user_tokens(Mlp, "mlp_neurons", "down_proj.input")
+    mlp_activation = _user_tokens(Mlp, "mlp_activation", "act_fn.output")
+    mlp_neurons = _user_tokens(Mlp, "mlp_neurons", "down_proj.input")
 
 
 def intermediate_size(model) -> int:

@@ -32,18 +32,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """CTRL's block; it returns the bare tensor, so the base holds."""
-
-
-class Attention(Attention):
-    """CTRL's attention on the shared eager interface; the base holds."""
-
-
-class Mlp(Mlp):
-    """CTRL's plain MLP, an `nn.Sequential` of a linear layer, a ReLU and a linear layer."""
-
-
 def intermediate_size(model) -> int:
     """The MLP width, `config.dff`."""
     return model.config.dff

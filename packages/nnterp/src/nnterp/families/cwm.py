@@ -18,16 +18,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """CWM's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """CWM's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """CWM's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {CwmDecoderLayer: Layer, CwmAttention: Attention, CwmMLP: Mlp}

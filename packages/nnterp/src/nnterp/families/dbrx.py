@@ -31,14 +31,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; its sublayers reach it through the aliases into `norm_attn_norm`, and it returns a bare tensor."""
-
-
-class Attention(Attention):
-    """DBRX's attention: a fused, clamped `Wqkv`, then the shared eager interface, so the base holds."""
-
-
 class Moe(Moe):
     """DBRX's mixture: a softmax router over every expert (`router`), renormalized over the chosen ones, own-loop experts."""
 

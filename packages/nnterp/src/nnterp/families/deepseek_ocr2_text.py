@@ -45,9 +45,19 @@ from transformers.models.deepseek_ocr2.modeling_deepseek_ocr2 import (
     DeepseekOcr2VisionModel,
 )
 
-from nnterp.components import EProperty, ImageScatter, Vision, VisionAttention, VisionLayer, VisionMlp
+from nnterp.components import (
+    Attention,
+    EProperty,
+    ImageScatter,
+    Layer,
+    Mlp,
+    Moe,
+    Vision,
+    VisionAttention,
+    VisionLayer,
+    VisionMlp,
+)
 from nnterp.components.vision import WRAPPED_TEXT_RENAME, Patches, no_tower_run
-from nnterp.families import deepseek_v2, llama
 
 RENAME = {
     **WRAPPED_TEXT_RENAME,
@@ -59,20 +69,12 @@ RENAME = {
 }
 
 
-class Layer(llama.Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(llama.Attention):
-    """Llama's attention, as many key/value heads as query heads; the shared eager interface, so the base holds."""
-
-
-class Mlp(llama.Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
-class Moe(deepseek_v2.Moe):
+class Moe(Moe):
     """DeepSeek-V2's mixture: a softmax router scaled by `routed_scaling_factor` (`gate`), shared experts."""
+
+    SCORING = "softmax"
+    ROUTER = "gate"
+    SHARED = "shared_experts.output"
 
 
 class OcrVision(Vision):

@@ -5,7 +5,7 @@
 The attention is multi-head latent attention, read where its queries, keys and
 values enter the shared attention interface (see `nnterp.components.latent`); its
 rotary part is applied as a complex product. Its block, attention and dense MLP
-are DeepSeek-V3's, whose envoys serve them here. The first `first_k_dense_replace`
+are built as DeepSeek-V3's, on the same components. The first `first_k_dense_replace`
 blocks carry a dense MLP, the others a mixture, so the mixture values are reported
 per block. The router (`gate`) scores its logits with a softmax over every expert;
 with `topk_method="group_limited_greedy"` it keeps the experts of the best
@@ -21,10 +21,13 @@ from transformers.models.deepseek_v2.modeling_deepseek_v2 import (
     DeepseekV2Moe,
 )
 
-from nnterp.components import Moe
-from nnterp.families.deepseek_v3 import RENAME, Attention, Layer, Mlp, head_dim, qk_head_dim
+from nnterp.components import LatentAttention, Layer, Mlp, Moe, latent_head_dim, latent_qk_head_dim
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
 
 
 class Moe(Moe):
@@ -35,9 +38,13 @@ class Moe(Moe):
     SHARED = "shared_experts.output"
 
 
+#: The root's `head_dim` is the values' width and `qk_head_dim` the queries' and keys' (`config.head_dim` is the rotary width).
+head_dim = latent_head_dim
+qk_head_dim = latent_qk_head_dim
+
 ENVOYS = {
     DeepseekV2DecoderLayer: Layer,
-    DeepseekV2Attention: Attention,
+    DeepseekV2Attention: LatentAttention,
     DeepseekV2MLP: Mlp,
     DeepseekV2Moe: Moe,
 }

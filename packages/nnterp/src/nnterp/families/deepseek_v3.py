@@ -31,16 +31,8 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """DeepSeek-V3's block; Llama's order and a bare tensor out, so the base holds."""
-
-
 class Attention(LatentAttention):
     """DeepSeek-V3's latent attention on the shared eager interface."""
-
-
-class Mlp(Mlp):
-    """DeepSeek-V3's dense gated MLP, on the first blocks and as the shared experts; the base holds."""
 
 
 class Moe(Moe):

@@ -58,17 +58,21 @@ from transformers.models.deepseek_v4.modeling_deepseek_v4 import (
     DeepseekV4SparseMoeBlock,
 )
 
-from nnterp.components import HyperConnectionLayer, Mlp, Moe, SinkAttention, collapse_streams, unavailable
+from nnterp.components import (
+    HyperConnectionLayer,
+    LogitLens,
+    Mlp,
+    Moe,
+    SinkAttention,
+    collapse_streams,
+    unavailable,
+)
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
 }
-
-
-class Layer(HyperConnectionLayer):
-    """DeepSeek-V4's block: hyper-connections with a mixing matrix around Llama's two sublayers."""
 
 
 class Attention(SinkAttention):
@@ -80,10 +84,6 @@ class Attention(SinkAttention):
     )
 
 
-class Mlp(Mlp):
-    """DeepSeek-V4's shared expert, a gated MLP clamped at `swiglu_limit`."""
-
-
 class Moe(Moe):
     """DeepSeek-V4's mixture: a `sqrt(softplus)` router with a correction bias or a token-id table, shared experts."""
 
@@ -92,15 +92,11 @@ class Moe(Moe):
     SHARED = "shared_experts.output"
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: `Streams` collapse through the model's `hc_head`, then the final norm and `lm_head`."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    return model.lm_head(model.norm(collapse_streams(model, hidden)))
+project_on_vocab = LogitLens(streams=collapse_streams)
 
 
 ENVOYS = {
-    DeepseekV4DecoderLayer: Layer,
+    DeepseekV4DecoderLayer: HyperConnectionLayer,
     DeepseekV4Attention: Attention,
     DeepseekV4MLP: Mlp,
     DeepseekV4SparseMoeBlock: Moe,

@@ -12,14 +12,12 @@ finds no embedding, blocks, final norm or head, or when the blocks do not pass a
 
 from __future__ import annotations
 
-import inspect
-import sys
-from functools import cache
 from typing import Any
 
 import torch
 
-from nnterp.components import DEFAULT_CONTRIBUTION, DEFAULT_NORM, NOT_ON_INTERFACE, Attention, Layer, Mlp, unavailable
+from nnterp.components import DEFAULT_CONTRIBUTION, DEFAULT_NORM, Attention, Layer, Mlp, unavailable
+from nnterp.components.interface import interface_gap
 from nnterp.families import UnsupportedFamily
 
 RENAME = {
@@ -74,36 +72,6 @@ class Layer(Layer):
     mlp_norm_output = unavailable(DEFAULT_NORM)
 
 
-#: The operations the base attention's interior values are read at, inside the eager function.
-EAGER_OPS = ("nn.functional.softmax(", "nn.functional.dropout(")
-
-
-@cache
-def interface_gap(kind: type) -> str | None:
-    """Why the base attention's interior cannot be read on modules of `kind`, or `None`.
-
-    The interior values are read at the call of transformers' shared attention
-    interface and at the softmax and dropout inside the eager function it falls back
-    to. An attention with its own arithmetic makes no such call, whatever
-    `attn_implementation` says. A forward whose source cannot be read is taken to
-    make it, and the read says otherwise.
-    """
-    try:
-        source = inspect.getsource(kind.forward)
-    except (OSError, TypeError):
-        return None
-    if "attention_interface(" not in source:
-        return f"{NOT_ON_INTERFACE} ({kind.__name__}.forward)"
-    eager = getattr(sys.modules.get(kind.__module__), "eager_attention_forward", None)
-    try:
-        eager_source = inspect.getsource(eager) if eager is not None else ""
-    except (OSError, TypeError):
-        return None
-    if eager_source and not all(op in eager_source for op in EAGER_OPS):
-        return f"the eager attention function of {kind.__module__} computes its pattern without the softmax and dropout calls the base reads"
-    return None
-
-
 class Attention(Attention):
     """An attention the default family found by name; its contribution is not known.
 
@@ -128,7 +96,7 @@ class Mlp(Mlp):
 
 ENVOYS = {"layers.*": Layer, "self_attn": Attention, "mlp": Mlp}
 
-REQUIRED = ("embed_tokens", "layers", "norm", "lm_head")
+_REQUIRED = ("embed_tokens", "layers", "norm", "lm_head")
 
 
 def _suggest(model: Any, missing: list[str]) -> dict[str, str]:
@@ -166,7 +134,7 @@ def _suggest(model: Any, missing: list[str]) -> dict[str, str]:
 
 def check(model: Any) -> None:
     """Raise `UnsupportedFamily` when the default family's guess cannot standardize `model`."""
-    missing = [name for name in REQUIRED if name not in model.__dict__]
+    missing = [name for name in _REQUIRED if name not in model.__dict__]
     kind = type(model._module).__name__
     if missing:
         guess = _suggest(model, missing)

@@ -33,14 +33,10 @@ RENAME = {
     "model.norm": "norm",
 }
 
-DIFFERENTIAL = (
+_DIFFERENTIAL = (
     "differential attention: each head pair's output is the difference of two interface calls, normed, "
     "so no tensor holds one output per query head; read attention_premix"
 )
-
-
-class Layer(Layer):
-    """DiffLlama's decoder block; Llama's arithmetic, so the base holds."""
 
 
 class Attention(Attention):
@@ -61,11 +57,7 @@ class Attention(Attention):
         unavailable=interface_reason,
         description="The values entering attention, before they are split between the two interface calls",
     )
-    attention_head_outputs = unavailable(DIFFERENTIAL)
-
-
-class Mlp(Mlp):
-    """DiffLlama's gated MLP, Llama's; the base holds."""
+    attention_head_outputs = unavailable(_DIFFERENTIAL)
 
 
 ENVOYS = {DiffLlamaDecoderLayer: Layer, DiffLlamaAttention: Attention, DiffLlamaMLP: Mlp}

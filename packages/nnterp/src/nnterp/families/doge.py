@@ -33,27 +33,15 @@ RENAME = {
 }
 
 #: Why Doge's mixture has no `router_logits`.
-PRODUCT_KEYS = (
+_PRODUCT_KEYS = (
     "product-key routing: the router scores two sets of sqrt(num_experts) keys, not the experts, and an "
     "expert's score (the sum of its two keys' scores) exists only sorted by score, not indexed by expert"
 )
 #: Why Doge's mixture has no `expert_outputs`.
-SUMMED_SLOTS = (
+_SUMMED_SLOTS = (
     "the single-neuron experts' weighted activations are multiplied with their up embeddings in one product, "
     "which sums the slots: no tensor holds them side by side"
 )
-
-
-class Layer(Layer):
-    """Doge's block; the stream gates sit between the sublayers' outputs and the adds, and it returns a bare tensor."""
-
-
-class Attention(Attention):
-    """Doge's attention: per-head query and key norms, a dynamic mask, then the shared eager interface."""
-
-
-class Mlp(Mlp):
-    """Doge's dense gated MLP, on a model without `is_moe`; the base holds."""
 
 
 class Moe(Moe):
@@ -76,8 +64,8 @@ class Moe(Moe):
         """One routed expert's width: a single neuron."""
         return 1
 
-    router_logits = unavailable(PRODUCT_KEYS)
-    expert_outputs = unavailable(SUMMED_SLOTS)
+    router_logits = unavailable(_PRODUCT_KEYS)
+    expert_outputs = unavailable(_SUMMED_SLOTS)
 
     @TokenEProperty(
         "source.indices_0.output",

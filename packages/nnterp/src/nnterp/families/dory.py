@@ -64,10 +64,6 @@ class Body(Standard):
     sourced = True
 
 
-class Layer(SandwichLayer):
-    """Dory's nGPT block: the stream between the sublayers enters `pre_feedforward_layernorm`, so the base holds."""
-
-
 class Attention(Attention):
     """Dory's attention; the shared eager interface, then a sigmoid gate and an L2 norm before `o_proj`."""
 
@@ -90,4 +86,4 @@ class Mlp(Mlp):
         return value
 
 
-ENVOYS = {DoryModel: Body, DoryDecoderLayer: Layer, DoryAttention: Attention, DoryMLP: Mlp}
+ENVOYS = {DoryModel: Body, DoryDecoderLayer: SandwichLayer, DoryAttention: Attention, DoryMLP: Mlp}

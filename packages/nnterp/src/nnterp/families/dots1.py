@@ -27,18 +27,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """dots.llm1's attention; per-head query and key norms, then the shared eager interface."""
-
-
-class Mlp(Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
 class Moe(Moe):
     """dots.llm1's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
 

@@ -39,20 +39,8 @@ RENAME = {
 TEXT_LOAD_KWARGS = {"key_mapping": {r"^text_model\.model\.": "model.", r"^text_model\.lm_head\.": "lm_head."}}
 
 
-class Layer(llama.Layer):
-    """Emu3's decoder block: Llama's, with a dropout (the identity in eval mode) before each add."""
-
-
-class Attention(llama.Attention):
-    """Emu3's attention: Llama's, on the shared eager interface."""
-
-
-class Mlp(llama.Mlp):
-    """Emu3's gated MLP: Llama's; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`."""
-
-
 ENVOYS = {
-    Emu3DecoderLayer: Layer,
-    Emu3Attention: Attention,
-    Emu3MLP: Mlp,
+    Emu3DecoderLayer: llama.Layer,
+    Emu3Attention: llama.Attention,
+    Emu3MLP: llama.Mlp,
 }

@@ -17,16 +17,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """ERNIE 4.5's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """ERNIE 4.5's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """ERNIE 4.5's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {Ernie4_5DecoderLayer: Layer, Ernie4_5Attention: Attention, Ernie4_5MLP: Mlp}

@@ -27,18 +27,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """ERNIE 4.5's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
 class Moe(Moe):
     """ERNIE 4.5's mixture: a softmax router with a choice bias (`gate`), grouped experts, shared experts first."""
 

@@ -58,23 +58,11 @@ RENAME = {
 }
 
 #: Why the routing values have no tensor over every token.
-MODALITY_SPLIT = (
+_MODALITY_SPLIT = (
     "the mixture is split by modality: the text router and experts run on the text tokens' rows, then the vision "
     "router and experts on the vision tokens' rows, so no tensor the routing reads holds every token's routing "
     "(the native text_moe and vision_moe hold each half)"
 )
-
-
-class Layer(ernie4_5_moe.Layer):
-    """ERNIE 4.5 VL's text block; ERNIE 4.5 MoE's Llama order, so that class holds."""
-
-
-class Attention(ernie4_5_moe.Attention):
-    """ERNIE 4.5 VL's text attention; the shared eager interface after the multimodal rotary, so the base holds."""
-
-
-class Mlp(ernie4_5_moe.Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
 
 
 class Moe(ernie4_5_moe.Moe):
@@ -98,20 +86,20 @@ class Moe(ernie4_5_moe.Moe):
         """One vision expert's width."""
         return self.vision_moe.experts._module.intermediate_dim
 
-    router_logits = unavailable(MODALITY_SPLIT)
-    expert_weights = unavailable(MODALITY_SPLIT)
-    expert_indices = unavailable(MODALITY_SPLIT)
-    expert_outputs = unavailable(MODALITY_SPLIT)
+    router_logits = unavailable(_MODALITY_SPLIT)
+    expert_weights = unavailable(_MODALITY_SPLIT)
+    expert_indices = unavailable(_MODALITY_SPLIT)
+    expert_outputs = unavailable(_MODALITY_SPLIT)
     routed_output = unavailable(
-        f"{MODALITY_SPLIT}; each half is written into a zero tensor in place and the shared experts are added "
+        f"{_MODALITY_SPLIT}; each half is written into a zero tensor in place and the shared experts are added "
         "by an operator, so no call's output holds the routed sum"
     )
 
 
 ENVOYS = {
-    Ernie4_5_VLMoeDecoderLayer: Layer,
-    Ernie4_5_VLMoeTextAttention: Attention,
-    Ernie4_5_VLMoeMLP: Mlp,
+    Ernie4_5_VLMoeDecoderLayer: ernie4_5_moe.Layer,
+    Ernie4_5_VLMoeTextAttention: ernie4_5_moe.Attention,
+    Ernie4_5_VLMoeMLP: ernie4_5_moe.Mlp,
     Ernie4_5_VLMoeMoeBlock: Moe,
     Ernie4_5_VLMoeVisionTransformerPretrainedModel: QwenVision,
     Ernie4_5_VLMoeVisionBlock: VisionLayer,

@@ -31,18 +31,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """EXAONE-MoE's block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """EXAONE-MoE's attention; query/key norms, the rotary embedding on sliding blocks only, the shared eager interface."""
-
-
-class Mlp(Mlp):
-    """EXAONE-MoE's dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
 class Moe(Moe):
     """EXAONE-MoE's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
 

@@ -53,58 +53,58 @@ RENAME = {
 }
 
 
-def alibi(attention) -> bool:
+def _alibi(attention) -> bool:
     """Whether this checkpoint adds alibi biases instead of rotating the queries and keys."""
     return bool(module_config(attention).alibi)
 
 
-def cached(attention) -> bool:
+def _cached(attention) -> bool:
     """Whether the forward runs the cache update, which returns the keys and values as long as the cache."""
     return bool(getattr(module_config(attention), "use_cache", True))
 
 
-def by_alibi(without: str, with_alibi: str):
+def _by_alibi(without: str, with_alibi: str):
     """A key naming `with_alibi` on an alibi checkpoint and `without` otherwise."""
 
     def key(attention) -> str:
-        return f"source.{with_alibi if alibi(attention) else without}"
+        return f"source.{with_alibi if _alibi(attention) else without}"
 
     return key
 
 
-def kv_key(binding: str):
+def _kv_key(binding: str):
     """Where the keys or the values are read: the cache update, else the rotary embedding or the binding."""
     rotary = "apply_rotary_pos_emb_0.output" if binding == "key_layer_0" else f"{binding}.output"
 
     def key(attention) -> str:
-        if cached(attention):
+        if _cached(attention):
             return "source.layer_past_update_0.output"
-        return f"source.{binding}.output" if alibi(attention) else f"source.{rotary}"
+        return f"source.{binding}.output" if _alibi(attention) else f"source.{rotary}"
 
     return key
 
 
-def kv_select(index: int, binding: str):
+def _kv_select(index: int, binding: str):
     """The element of what `kv_key` serves: the cache's pair, the rotary pair, or the binding itself."""
 
     def select(attention):
-        if cached(attention):
+        if _cached(attention):
             return index
-        if binding == "key_layer_0" and not alibi(attention):
+        if binding == "key_layer_0" and not _alibi(attention):
             return 1
         return None
 
     return select
 
 
-def heads_read(attention, value):
+def _heads_read(attention, value):
     """The head outputs heads-first on the rotary path, batch and heads folded on the alibi path."""
-    shape = chain(FOLDED_HEADS, HEADS_FIRST) if alibi(attention) else HEADS_FIRST
+    shape = chain(FOLDED_HEADS, HEADS_FIRST) if _alibi(attention) else HEADS_FIRST
     return shape[0](attention, value)
 
 
-def heads_write(attention, value):
-    shape = chain(FOLDED_HEADS, HEADS_FIRST) if alibi(attention) else HEADS_FIRST
+def _heads_write(attention, value):
+    shape = chain(FOLDED_HEADS, HEADS_FIRST) if _alibi(attention) else HEADS_FIRST
     return shape[1](attention, value)
 
 
@@ -135,20 +135,20 @@ class Attention(OwnAttention):
 
     attention_queries = own_value(
         "attention_queries",
-        by_alibi("apply_rotary_pos_emb_0.output", "query_layer_0.output"),
-        select=lambda a: None if alibi(a) else 0,
+        _by_alibi("apply_rotary_pos_emb_0.output", "query_layer_0.output"),
+        select=lambda a: None if _alibi(a) else 0,
     )
-    attention_keys = own_value("attention_keys", kv_key("key_layer_0"), select=kv_select(0, "key_layer_0"))
-    attention_values = own_value("attention_values", kv_key("value_layer_0"), select=kv_select(1, "value_layer_0"))
-    attention_scores = own_value("attention_scores", by_alibi("F_softmax_0.input", "F_softmax_1.input"))
+    attention_keys = own_value("attention_keys", _kv_key("key_layer_0"), select=_kv_select(0, "key_layer_0"))
+    attention_values = own_value("attention_values", _kv_key("value_layer_0"), select=_kv_select(1, "value_layer_0"))
+    attention_scores = own_value("attention_scores", _by_alibi("F_softmax_0.input", "F_softmax_1.input"))
     attention_probabilities = own_value(
         "attention_probabilities",
-        lambda a: "attention_dropout.output" if alibi(a) else "source.F_softmax_0.output",
+        lambda a: "attention_dropout.output" if _alibi(a) else "source.F_softmax_0.output",
     )
     attention_head_outputs = own_value(
         "attention_head_outputs",
-        by_alibi("attn_output_1.output", "flatten_0.output"),
-        (heads_read, heads_write),
+        _by_alibi("attn_output_1.output", "flatten_0.output"),
+        (_heads_read, _heads_write),
     )
 
 

@@ -25,7 +25,7 @@ from transformers.models.falcon_h1.modeling_falcon_h1 import (
     FalconH1MLP,
 )
 
-from nnterp.components import Attention, HybridLayer, Mlp, StateSpace, scaled_output
+from nnterp.components import Attention, HybridLayer, LogitLens, Mlp, StateSpace, scaled_output
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -69,13 +69,7 @@ class StateSpace(StateSpace):
     )
 
 
-class Mlp(Mlp):
-    """Falcon-H1's gated MLP; its multipliers are inside its forward, so the base holds."""
-
-
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, `lm_head`, then the `lm_head_multiplier` the model applies."""
-    return model.lm_head(model.norm(hidden)) * model.config.lm_head_multiplier
+project_on_vocab = LogitLens(multiply="lm_head_multiplier")
 
 
 ENVOYS = {FalconH1DecoderLayer: Layer, FalconH1Attention: Attention, FalconH1Mixer: StateSpace, FalconH1MLP: Mlp}

@@ -19,12 +19,4 @@ RENAME = {
 }
 
 
-class Layer(HybridLayer):
-    """Falcon-Mamba's block: the mixer's output added to the stream, no MLP; the base holds."""
-
-
-class SelectiveScan(SelectiveScan):
-    """Falcon-Mamba's mixer; the norms run before the kernel call, so the base holds."""
-
-
-ENVOYS = {FalconMambaBlock: Layer, FalconMambaMixer: SelectiveScan}
+ENVOYS = {FalconMambaBlock: HybridLayer, FalconMambaMixer: SelectiveScan}

@@ -26,14 +26,6 @@ RENAME = {
 }
 
 
-class Layer(PostNormLayer):
-    """FlexOlmo's post-norm block; the post-norm base holds."""
-
-
-class Attention(SandwichAttention):
-    """FlexOlmo's attention; the shared eager interface after the query/key norms, the contribution post-normed."""
-
-
 class Moe(Moe):
     """FlexOlmo's mixture: a softmax router (`gate`), grouped experts, the contribution post-normed."""
 
@@ -42,4 +34,4 @@ class Moe(Moe):
     mlp_output = normed_contribution("post_feedforward_layernorm", "mlp")
 
 
-ENVOYS = {FlexOlmoDecoderLayer: Layer, FlexOlmoAttention: Attention, FlexOlmoSparseMoeBlock: Moe}
+ENVOYS = {FlexOlmoDecoderLayer: PostNormLayer, FlexOlmoAttention: SandwichAttention, FlexOlmoSparseMoeBlock: Moe}

@@ -28,18 +28,6 @@ from nnterp.families import gpt_oss
 RENAME = gpt_oss.RENAME
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(gpt_oss.Attention):
-    """GPT-OSS's sink attention: the scores bound before the sink column joins, the pattern after it is dropped."""
-
-
-class Mlp(Mlp):
-    """Flint's dense gated MLP, on the dense blocks and as the shared expert; the base holds."""
-
-
 class Moe(Moe):
     """Flint's mixture: a sigmoid router without a bias (`gate`), grouped experts, an ungated shared expert."""
 
@@ -50,7 +38,7 @@ class Moe(Moe):
 
 ENVOYS = {
     FlintDecoderLayer: Layer,
-    FlintAttention: Attention,
+    FlintAttention: gpt_oss.Attention,
     FlintMLP: Mlp,
     FlintSparseMoeBlock: Moe,
 }

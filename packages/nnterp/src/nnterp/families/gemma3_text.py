@@ -23,7 +23,6 @@ ShieldGemma 2 (`shieldgemma2`) is served the same way: its image-text-to-text lo
 builds this `Gemma3ForConditionalGeneration` from the ShieldGemma 2 checkpoint.
 """
 
-import torch
 from transformers.models.gemma3.modeling_gemma3 import (
     Gemma3Attention,
     Gemma3DecoderLayer,
@@ -48,6 +47,7 @@ from nnterp.components import (
     VisionLayer,
     VisionMlp,
 )
+from nnterp.components.logit_lens import LogitLens, only_on
 from nnterp.components.vision import SIGLIP_WRAPPER_RENAME
 
 RENAME = {
@@ -58,33 +58,14 @@ RENAME = {
 }
 
 
-class Layer(SandwichLayer):
-    """Gemma 3's sandwich block; the sandwich base holds."""
-
-
-class Attention(SandwichAttention):
-    """Gemma 3's attention; the shared eager interface after the query/key norms, the contribution post-normed."""
-
-
-class Mlp(SandwichMlp):
-    """Gemma 3's gated MLP; the contribution post-normed."""
-
-
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm and `lm_head`, then the softcap where the model applies it (the causal LM)."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    logits = model.lm_head(model.norm(hidden))
-    cap = model.config.get_text_config().final_logit_softcapping
-    if cap and isinstance(model._module, Gemma3ForCausalLM):
-        logits = cap * torch.tanh(logits / cap)
-    return logits
+#: The causal LM softcaps its logits; a wrapper's head does not.
+project_on_vocab = LogitLens(softcap=only_on(Gemma3ForCausalLM, "final_logit_softcapping"))
 
 
 ENVOYS = {
-    Gemma3DecoderLayer: Layer,
-    Gemma3Attention: Attention,
-    Gemma3MLP: Mlp,
+    Gemma3DecoderLayer: SandwichLayer,
+    Gemma3Attention: SandwichAttention,
+    Gemma3MLP: SandwichMlp,
     SiglipVisionModel: Vision,
     SiglipEncoderLayer: VisionLayer,
     SiglipAttention: VisionAttention,

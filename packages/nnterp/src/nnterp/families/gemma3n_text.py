@@ -63,7 +63,16 @@ from transformers.models.gemma3n.modeling_gemma3n import (
     Gemma3nTextMLP,
 )
 
-from nnterp.components import EProperty, Residual, SandwichAttention, SandwichLayer, SandwichMlp, Streams, always
+from nnterp.components import (
+    EProperty,
+    LogitLens,
+    Residual,
+    SandwichAttention,
+    SandwichLayer,
+    SandwichMlp,
+    Streams,
+    always,
+)
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -162,20 +171,15 @@ class Layer(SandwichLayer):
         return _streams_first(value)
 
 
-class Attention(SandwichAttention):
-    """Gemma 3n's attention; the shared eager interface after the per-head norms, the contribution post-normed."""
-
-
-class Mlp(SandwichMlp):
-    """Gemma 3n's gated MLP, its width the block's own; the contribution post-normed."""
-
-
-def collapse(model, streams):
+def collapse_streams(model, streams):
     """The one stream the model norms for its head, from every stream of a `[batch, seq, streams, hidden]` value.
 
     Every stream but the first goes through its `altup_unembed_projections` module and is
-    rescaled to the first stream's root-mean-square; the streams are then averaged.
+    rescaled to the first stream's root-mean-square; the streams are then averaged. A
+    `Residual` (one stream) comes back as it is.
     """
+    if streams.dim() != 4:
+        return streams
     first = streams[:, :, 0]
     target = torch.mean(first**2, dim=-1, keepdim=True) ** 0.5
     parts = [first]
@@ -186,17 +190,7 @@ def collapse(model, streams):
     return torch.mean(torch.stack(parts), dim=0)
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: `Streams` collapse as the model collapses them, then the final norm, `lm_head` and the softcap."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    if hidden.dim() == 4:
-        hidden = collapse(model, hidden)
-    logits = model.lm_head(model.norm(hidden))
-    cap = model.config.get_text_config().final_logit_softcapping
-    if cap:
-        logits = cap * torch.tanh(logits / cap)
-    return logits
+project_on_vocab = LogitLens(streams=collapse_streams, softcap="final_logit_softcapping")
 
 
-ENVOYS = {Gemma3nTextDecoderLayer: Layer, Gemma3nTextAttention: Attention, Gemma3nTextMLP: Mlp}
+ENVOYS = {Gemma3nTextDecoderLayer: Layer, Gemma3nTextAttention: SandwichAttention, Gemma3nTextMLP: SandwichMlp}

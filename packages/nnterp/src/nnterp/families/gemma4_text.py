@@ -74,10 +74,6 @@ RENAME = {
 }
 
 
-class Layer(SandwichLayer):
-    """Gemma 4's sandwich block; its per-layer term and `layer_scalar` follow the MLP add, so the base holds."""
-
-
 class Attention(SandwichAttention):
     """Gemma 4's attention; its own head width, the shared eager interface, the contribution post-normed.
 
@@ -93,10 +89,6 @@ class Attention(SandwichAttention):
     def num_heads(self) -> int:
         """This block's query heads, read off the query projection."""
         return self._module.q_proj.out_features // self.head_dim
-
-
-class Mlp(SandwichMlp):
-    """Gemma 4's gated MLP; the contribution post-normed."""
 
 
 def head_dim(model) -> int:
@@ -146,9 +138,9 @@ class TowerMlp(VisionMlp):
 
 
 ENVOYS = {
-    Gemma4TextDecoderLayer: Layer,
+    Gemma4TextDecoderLayer: SandwichLayer,
     Gemma4TextAttention: Attention,
-    Gemma4TextMLP: Mlp,
+    Gemma4TextMLP: SandwichMlp,
     Gemma4VisionModel: Vision,
     Gemma4VisionEncoderLayer: TowerLayer,
     Gemma4VisionAttention: TowerAttention,

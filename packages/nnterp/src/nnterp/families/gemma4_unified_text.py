@@ -48,7 +48,7 @@ from nnterp.components.vision import WRAPPED_TEXT_RENAME
 from nnterp.families import gemma4_text
 
 #: The embedder has no attention and no MLP.
-NO_BLOCKS = "Gemma 4 unified has no tower: its embedder projects each patch on its own, with no attention or MLP"
+_NO_BLOCKS = "Gemma 4 unified has no tower: its embedder projects each patch on its own, with no attention or MLP"
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -59,18 +59,6 @@ RENAME = {
     "model.embed_vision.multimodal_embedder": "projector",
 }
 head_dim = gemma4_text.head_dim
-
-
-class Layer(SandwichLayer):
-    """Gemma 4 unified's sandwich block; `layer_scalar` follows the MLP add, so the base holds."""
-
-
-class Attention(gemma4_text.Attention):
-    """Gemma 4 unified's attention; Gemma 4's, its sizes read off its own module."""
-
-
-class Mlp(SandwichMlp):
-    """Gemma 4 unified's gated MLP; the contribution post-normed."""
 
 
 class Vision(BaseVision):
@@ -96,17 +84,17 @@ class Vision(BaseVision):
     @property
     def num_heads(self) -> int:
         """Unavailable: the embedder has no attention."""
-        raise Unavailable(NO_BLOCKS)
+        raise Unavailable(_NO_BLOCKS)
 
     @property
     def head_dim(self) -> int:
         """Unavailable: the embedder has no attention."""
-        raise Unavailable(NO_BLOCKS)
+        raise Unavailable(_NO_BLOCKS)
 
     @property
     def intermediate_size(self) -> int:
         """Unavailable: the embedder has no MLP."""
-        raise Unavailable(NO_BLOCKS)
+        raise Unavailable(_NO_BLOCKS)
 
     @property
     def patch_size(self) -> int:
@@ -123,9 +111,9 @@ class Vision(BaseVision):
 
 
 ENVOYS = {
-    Gemma4UnifiedTextDecoderLayer: Layer,
-    Gemma4UnifiedTextAttention: Attention,
-    Gemma4UnifiedTextMLP: Mlp,
+    Gemma4UnifiedTextDecoderLayer: SandwichLayer,
+    Gemma4UnifiedTextAttention: gemma4_text.Attention,
+    Gemma4UnifiedTextMLP: SandwichMlp,
     Gemma4UnifiedVisionEmbedder: Vision,
     Gemma4UnifiedModel: ImageScatter,
 }

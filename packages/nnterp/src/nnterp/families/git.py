@@ -91,10 +91,11 @@ from nnterp.components import (
     own_value,
     unavailable,
 )
+from nnterp.components.regrouped import Regrouping
 from nnterp.components.vision import SIGLIP_TOWER_RENAME, ImageFeatures, ImageTokenMask, no_tower_run, scatter_call
 
 #: The multi-component CLIP keys, which start at the tower's transformer rather than the tower.
-TOWER_PATHS = ("embeddings.patch_embedding", "encoder.layers")
+_TOWER_PATHS = ("embeddings.patch_embedding", "encoder.layers")
 
 RENAME = {
     "git.embeddings.word_embeddings": "embed_tokens",
@@ -113,14 +114,14 @@ RENAME = {
     "git.image_encoder": "vision",
     "git.visual_projection": "projector",
     # The CLIP names, keyed from the tower, whose transformer sits under `vision_model`.
-    **{f"vision_model.{key}" if key in TOWER_PATHS else key: alias for key, alias in SIGLIP_TOWER_RENAME.items()},
+    **{f"vision_model.{key}" if key in _TOWER_PATHS else key: alias for key, alias in SIGLIP_TOWER_RENAME.items()},
 }
 
 final_norm_output = unavailable(NO_FINAL_NORM)
 project_on_vocab = lm_head_only
 
 #: The operation of `GitModel.forward` whose output is the projected image as it is concatenated before the text.
-PREPENDED = "projected_visual_features_repeat_0"
+_PREPENDED = "projected_visual_features_repeat_0"
 
 
 class GitMlp(torch.nn.Module):
@@ -139,7 +140,7 @@ class GitMlp(torch.nn.Module):
         return self.ffn_output(self.intermediate(attention_output), attention_output)
 
 
-def regroup(block: torch.nn.Module) -> None:
+def _regroup(block: torch.nn.Module) -> None:
     """Move the block's two `output` modules off that name: `attention.self_output`, and `mlp` for the feed-forward path."""
     attention = block.attention
     if "output" in attention._modules:
@@ -156,10 +157,6 @@ def regroup(block: torch.nn.Module) -> None:
 
         # `apply_chunking_to_forward` counts the chunk's parameters, so the call goes through a one-argument function.
         object.__setattr__(block, "feed_forward_chunk", feed_forward_chunk)
-
-
-class Layer(PostLNLayer):
-    """GIT's post-LN block, as `Prepend` regroups it; it returns the bare tensor."""
 
 
 class Attention(OwnAttention):
@@ -208,7 +205,7 @@ class Mlp(Mlp):
         return value
 
 
-def prepended(vision: Any) -> str:
+def _prepended(vision: Any) -> str:
     """The key of `image_features`: the output of the operation that repeats the projected image, from the root."""
     return f"/{scatter_call(vision.root)[0]}.output"
 
@@ -245,7 +242,7 @@ class GitVision(Vision):
         raise AttributeError("image_token_mask is read off the inputs and cannot be assigned; assign pixel_values")
 
     @EProperty(
-        prepended,
+        _prepended,
         description="The projected image as the wrapper concatenates it before the text rows, repeated over the batch",
         unavailable=no_tower_run,
     )
@@ -254,29 +251,26 @@ class GitVision(Vision):
 
     @image_features.postprocess
     def image_features(self, value):
-        location, _ = type(self).image_features._resolve(self, prepended(self))
+        location, _ = type(self).image_features._resolve(self, _prepended(self))
         return value.reshape(Mediator.value(location).shape)
 
 
-class Prepend(ImageScatter):
+def _regroup_blocks(model: torch.nn.Module) -> None:
+    """`regroup` on every block of `GitModel`'s encoder."""
+    for block in model.encoder.layer:
+        _regroup(block)
+
+
+class Prepend(Regrouping, ImageScatter):
     """`GitModel`: its forward concatenates the projected image in front of the embedded text.
 
     Its envoy regroups every block's modules before its children are mirrored, on
     every load and dispatch, so the renames beneath it see the regrouped blocks.
     """
 
-    scatter = PREPENDED
+    scatter = _PREPENDED
     scatter_argument = 0
-
-    def __init__(self, module: Any, *args: Any, **kwargs: Any) -> None:
-        for block in module.encoder.layer:
-            regroup(block)
-        super().__init__(module, *args, **kwargs)
-
-    def _update(self, module: Any) -> None:
-        for block in module.encoder.layer:
-            regroup(block)
-        super()._update(module)
+    regroup = staticmethod(_regroup_blocks)
 
 
 def intermediate_size(model) -> int:
@@ -285,7 +279,7 @@ def intermediate_size(model) -> int:
 
 
 ENVOYS = {
-    GitLayer: Layer,
+    GitLayer: PostLNLayer,
     GitAttention: Attention,
     GitMlp: Mlp,
     GitModel: Prepend,

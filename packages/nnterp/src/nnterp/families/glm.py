@@ -11,19 +11,14 @@ half alone. The MLP and its alias are Phi-3's, whose module GLM's copies.
 
 from transformers.models.glm.modeling_glm import GlmAttention, GlmDecoderLayer, GlmMLP
 
-from nnterp.components import Attention, Layer
-from nnterp.families import phi3
+from nnterp.components import Attention, Layer, Mlp
 
-RENAME = phi3.RENAME
-Mlp = phi3.Mlp
-
-
-class Layer(Layer):
-    """GLM's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """GLM's attention; the shared eager interface, keys and values grouped, so the base holds."""
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+    "activation_fn": "act_fn",
+}
 
 
 ENVOYS = {GlmDecoderLayer: Layer, GlmAttention: Attention, GlmMLP: Mlp}

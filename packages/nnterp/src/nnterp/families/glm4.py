@@ -13,14 +13,14 @@ aliased `act_fn`; no module outputs the up half alone.
 
 from transformers.models.glm4.modeling_glm4 import Glm4Attention, Glm4DecoderLayer, Glm4MLP
 
-from nnterp.components import Attention, Layer, normed_contribution
-from nnterp.families import glm
+from nnterp.components import Attention, Layer, Mlp, normed_contribution
 
-RENAME = glm.RENAME
-
-
-class Layer(Layer):
-    """GLM-4's block; `post_attention_layernorm` is the MLP's pre-norm, as the base has it."""
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+    "activation_fn": "act_fn",
+}
 
 
 class Attention(Attention):
@@ -29,7 +29,7 @@ class Attention(Attention):
     attention_output = normed_contribution("post_self_attn_layernorm", "attention")
 
 
-class Mlp(glm.Mlp):
+class Mlp(Mlp):
     """GLM-4's fused gated MLP (GLM's); the contribution normed by `post_mlp_layernorm`."""
 
     mlp_output = normed_contribution("post_mlp_layernorm", "mlp")

@@ -28,18 +28,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """GLM-4-MoE's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
 class Moe(Moe):
     """GLM-4-MoE's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
 

@@ -30,25 +30,9 @@ head_dim = deepseek_v3.head_dim
 qk_head_dim = deepseek_v3.qk_head_dim
 
 
-class Layer(deepseek_v3.Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(deepseek_v3.Attention):
-    """DeepSeek-V3's latent attention on the shared eager interface."""
-
-
-class Mlp(deepseek_v3.Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
-class Moe(deepseek_v3.Moe):
-    """DeepSeek-V3's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
-
-
 ENVOYS = {
-    Glm4MoeLiteDecoderLayer: Layer,
-    Glm4MoeLiteAttention: Attention,
-    Glm4MoeLiteMLP: Mlp,
-    Glm4MoeLiteMoE: Moe,
+    Glm4MoeLiteDecoderLayer: deepseek_v3.Layer,
+    Glm4MoeLiteAttention: deepseek_v3.Attention,
+    Glm4MoeLiteMLP: deepseek_v3.Mlp,
+    Glm4MoeLiteMoE: deepseek_v3.Moe,
 }

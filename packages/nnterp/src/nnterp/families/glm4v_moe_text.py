@@ -10,7 +10,7 @@ groups, then the top `top_k` experts, renormalized and scaled by
 returns the sum. The attention has biased query, key and value projections and
 rotates part of each head's channels under the multimodal rotary embedding. The
 wrapper holds the text model under `model.language_model` and GLM-4V's ViT
-(`glm4v_text.GlmVision`) under `model.visual`, with its final norm, 2x2 downsample
+(`GlmVision`) under `model.visual`, with its final norm, 2x2 downsample
 convolution and merger (`projector`). The wrapper has no causal-LM class: the default
 task loads it with no processor.
 """
@@ -28,35 +28,18 @@ from transformers.models.glm4v_moe.modeling_glm4v_moe import (
 )
 
 from nnterp.components import ImageScatter, QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp.families import glm4_moe, glm4v_text
+from nnterp.components.vision import GLM_VISION_RENAME, GlmVision
+from nnterp.families import glm4_moe
 
-RENAME = {
-    **{key: value for key, value in glm4v_text.RENAME.items() if key != "activation_fn"},
-}
-
-
-class Layer(glm4_moe.Layer):
-    """GLM-4.5V's text block; GLM-4-MoE's Llama order, so that class holds."""
-
-
-class Attention(glm4_moe.Attention):
-    """GLM-4.5V's text attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(glm4_moe.Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
-class Moe(glm4_moe.Moe):
-    """GLM-4.5V's mixture; GLM-4-MoE's grouped sigmoid router, grouped experts and shared experts."""
+RENAME = {**glm4_moe.RENAME, **GLM_VISION_RENAME}
 
 
 ENVOYS = {
-    Glm4vMoeTextDecoderLayer: Layer,
-    Glm4vMoeTextAttention: Attention,
-    Glm4vMoeTextMLP: Mlp,
-    Glm4vMoeTextMoE: Moe,
-    Glm4vMoeVisionModel: glm4v_text.GlmVision,
+    Glm4vMoeTextDecoderLayer: glm4_moe.Layer,
+    Glm4vMoeTextAttention: glm4_moe.Attention,
+    Glm4vMoeTextMLP: glm4_moe.Mlp,
+    Glm4vMoeTextMoE: glm4_moe.Moe,
+    Glm4vMoeVisionModel: GlmVision,
     Glm4vMoeVisionBlock: VisionLayer,
     Glm4vMoeVisionAttention: QwenVisionAttention,
     Glm4vMoeisionMlp: VisionMlp,

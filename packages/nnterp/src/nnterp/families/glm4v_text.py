@@ -21,8 +21,6 @@ model and tower, under both its own model type (`glm46v`) and Glmga's (`glmga`),
 which differs only in its config class and image processor.
 """
 
-from typing import Any
-
 from transformers.models.glm4v.modeling_glm4v import (
     Glm4VisionMlp,
     Glm4vModel,
@@ -35,67 +33,17 @@ from transformers.models.glm4v.modeling_glm4v import (
 )
 from transformers.models.glm46v.modeling_glm46v import Glm46VModel
 
-from nnterp.components import EProperty, ImageScatter, QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp.components.vision import (
-    QWEN_TOWER_RENAME,
-    WRAPPED_TEXT_RENAME,
-    Patches,
-    as_native,
-    as_patches,
-    no_tower_run,
-)
+from nnterp.components import ImageScatter, QwenVisionAttention, VisionLayer, VisionMlp
+from nnterp.components.vision import GLM_VISION_RENAME, GlmVision
 from nnterp.families import glm4
 
-RENAME = {
-    **glm4.RENAME,
-    **WRAPPED_TEXT_RENAME,
-    "model.visual": "vision",
-    "model.visual.merger": "projector",
-    **QWEN_TOWER_RENAME,
-    "post_layernorm": "norm",
-}
-
-
-class GlmVision(QwenVision):
-    """The GLM-4V ViT: the packed Qwen ViT's layout with a final norm, and block MLPs `out_hidden_size` wide.
-
-    `tower_output` is the final norm's output, before the `downsample` convolution that
-    merges each 2x2 group to the text width.
-    """
-
-    @property
-    def intermediate_size(self) -> int:
-        return self.tower_config.out_hidden_size
-
-    @EProperty(
-        "post_layernorm.output",
-        description="The last block's stream after the tower's final norm, before any pooling or projection",
-        unavailable=no_tower_run,
-    )
-    def tower_output(self, value) -> Patches:
-        return as_patches(value)
-
-    @tower_output.postprocess
-    def tower_output(self, value: Any) -> Any:
-        return as_native(self, value)
-
-
-class Layer(glm4.Layer):
-    """GLM-4V's text block; GLM-4's sandwich of norms, so that class holds."""
-
-
-class Attention(glm4.Attention):
-    """GLM-4V's text attention; GLM-4's, the contribution normed by `post_self_attn_layernorm`."""
-
-
-class Mlp(glm4.Mlp):
-    """GLM-4V's fused gated MLP; GLM-4's, the contribution normed by `post_mlp_layernorm`."""
+RENAME = {**glm4.RENAME, **GLM_VISION_RENAME}
 
 
 ENVOYS = {
-    Glm4vTextDecoderLayer: Layer,
-    Glm4vTextAttention: Attention,
-    Glm4vTextMLP: Mlp,
+    Glm4vTextDecoderLayer: glm4.Layer,
+    Glm4vTextAttention: glm4.Attention,
+    Glm4vTextMLP: glm4.Mlp,
     Glm4vVisionModel: GlmVision,
     Glm4vVisionBlock: VisionLayer,
     Glm4vVisionAttention: QwenVisionAttention,

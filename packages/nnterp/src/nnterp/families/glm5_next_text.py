@@ -80,13 +80,15 @@ from nnterp.components import (
     HybridLayer,
     HyperConnectionLayer,
     ImageScatter,
+    LogitLens,
     QwenVisionAttention,
     VisionLayer,
     VisionMlp,
+    collapse_through,
 )
 from nnterp.components.kimi_delta import KimiDeltaAttention
-from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME
-from nnterp.families import deepseek_v3, glm4v_text, glm_moe_dsa
+from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME, GlmVision
+from nnterp.families import deepseek_v3, glm_moe_dsa
 
 RENAME = {
     **WRAPPED_TEXT_RENAME,
@@ -137,23 +139,7 @@ class Layer(HyperConnectionLayer, HybridLayer):
         return stream, chosen
 
 
-class Attention(glm_moe_dsa.Attention):
-    """GLM-5's indexed latent attention, with no rotary part, on the shared eager interface."""
-
-
-class LinearAttention(KimiDeltaAttention):
-    """The forget-gated Kimi delta mixer; transformers' two KDA kernels, so the base holds."""
-
-
-class Mlp(deepseek_v3.Mlp):
-    """The dense gated MLP clamped at `swiglu_limit`, on the dense blocks and as the shared experts."""
-
-
-class Moe(deepseek_v3.Moe):
-    """DeepSeek-V3's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
-
-
-class Glm5NextVision(glm4v_text.GlmVision):
+class Glm5NextVision(GlmVision):
     """The GLM-5.3-Flash ViT: GLM-4V's tower with no position grid, and block MLPs `intermediate_size` wide.
 
     `tower_output` is the final norm's output, before the `downsample` convolution that
@@ -165,26 +151,19 @@ class Glm5NextVision(glm4v_text.GlmVision):
         return self.tower_config.intermediate_size
 
 
-def collapse_streams(model, hidden):
-    """One stream from a `Streams` value, as the model's `hc_head` collapses the last block's; a `Residual` as is."""
-    if hidden.dim() == 4:
-        return model.model.language_model.hc_head(hidden)
-    return hidden
+#: One stream from a `Streams` value through the text model's `hc_head`; a `Residual` as is.
+collapse_streams = collapse_through("model.language_model.hc_head")
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: `Streams` collapse through the model's `hc_head`, then the final norm and `lm_head`."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    return model.lm_head(model.norm(collapse_streams(model, hidden)))
+project_on_vocab = LogitLens(streams=collapse_streams)
 
 
 ENVOYS = {
     Glm5NextTextDecoderLayer: Layer,
-    Glm5NextTextAttention: Attention,
-    Glm5NextTextLinearAttention: LinearAttention,
-    Glm5NextTextMLP: Mlp,
-    Glm5NextTextMoE: Moe,
+    Glm5NextTextAttention: glm_moe_dsa.Attention,
+    Glm5NextTextLinearAttention: KimiDeltaAttention,
+    Glm5NextTextMLP: deepseek_v3.Mlp,
+    Glm5NextTextMoE: deepseek_v3.Moe,
     Glm5NextVisionModel: Glm5NextVision,
     Glm5NextVisionBlock: VisionLayer,
     Glm5NextVisionAttention: QwenVisionAttention,

@@ -24,15 +24,19 @@ from transformers.models.glm_moe_dsa.modeling_glm_moe_dsa import (
     GlmMoeDsaMoE,
 )
 
-from nnterp.families import deepseek_v3
+from nnterp.components import LatentAttention, Layer, Mlp, Moe, latent_head_dim, latent_qk_head_dim
 
-RENAME = deepseek_v3.RENAME
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
 #: The root's `head_dim` is the values' width and `qk_head_dim` the queries' and keys'.
-head_dim = deepseek_v3.head_dim
-qk_head_dim = deepseek_v3.qk_head_dim
+head_dim = latent_head_dim
+qk_head_dim = latent_qk_head_dim
 
 
-class Layer(deepseek_v3.Layer):
+class Layer(Layer):
     """The block; Llama's order, returning the stream with the indexer's choice for the next block."""
 
     returns_tuple = True
@@ -47,16 +51,16 @@ class Layer(deepseek_v3.Layer):
         return stream, chosen
 
 
-class Attention(deepseek_v3.Attention):
+class Attention(LatentAttention):
     """DeepSeek-V3's latent attention on the shared eager interface, its mask narrowed by the indexer's choice."""
 
 
-class Mlp(deepseek_v3.Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
-class Moe(deepseek_v3.Moe):
+class Moe(Moe):
     """DeepSeek-V3's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
+
+    SCORING = "sigmoid"
+    ROUTER = "gate"
+    SHARED = "shared_experts.output"
 
 
 ENVOYS = {

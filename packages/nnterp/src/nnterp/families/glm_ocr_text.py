@@ -34,12 +34,13 @@ from transformers.models.glm_ocr.modeling_glm_ocr import (
 )
 
 from nnterp.components import ImageScatter, QwenVisionAttention, VisionLayer, VisionMlp
-from nnterp.families import glm4v_text
+from nnterp.components.vision import GLM_VISION_RENAME, GlmVision
+from nnterp.families import glm4
 
-RENAME = glm4v_text.RENAME
+RENAME = {**glm4.RENAME, **GLM_VISION_RENAME}
 
 
-class OcrVision(glm4v_text.GlmVision):
+class OcrVision(GlmVision):
     """The GLM-OCR ViT: GLM-4V's tower with no position grid, and block MLPs `intermediate_size` wide.
 
     `tower_output` is the final norm's output, before the `downsample` convolution that
@@ -51,22 +52,10 @@ class OcrVision(glm4v_text.GlmVision):
         return self.tower_config.intermediate_size
 
 
-class Layer(glm4v_text.Layer):
-    """GLM-OCR's text block; GLM-4V's, so GLM-4's sandwich of norms holds."""
-
-
-class Attention(glm4v_text.Attention):
-    """GLM-OCR's text attention; GLM-4V's with unbiased projections, the contribution normed by `post_self_attn_layernorm`."""
-
-
-class Mlp(glm4v_text.Mlp):
-    """GLM-OCR's fused gated MLP; GLM-4V's, the contribution normed by `post_mlp_layernorm`."""
-
-
 ENVOYS = {
-    GlmOcrTextDecoderLayer: Layer,
-    GlmOcrTextAttention: Attention,
-    GlmOcrTextMLP: Mlp,
+    GlmOcrTextDecoderLayer: glm4.Layer,
+    GlmOcrTextAttention: glm4.Attention,
+    GlmOcrTextMLP: glm4.Mlp,
     GlmOcrVisionModel: OcrVision,
     GlmOcrVisionBlock: VisionLayer,
     GlmOcrVisionAttention: QwenVisionAttention,

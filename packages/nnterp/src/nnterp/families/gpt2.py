@@ -11,6 +11,7 @@ assign them instead.
 from transformers.models.gpt2.modeling_gpt2 import GPT2MLP, GPT2Attention, GPT2Block
 
 from nnterp.components import Attention, Layer, Mlp
+from nnterp.components.mlp import n_inner_intermediate_size
 
 RENAME = {
     "transformer.wte": "embed_tokens",
@@ -24,11 +25,7 @@ RENAME = {
     "act": "act_fn",
 }
 
-UPCAST = "this checkpoint sets reorder_and_upcast_attn, which takes GPT-2's own upcast attention path"
-
-
-class Layer(Layer):
-    """GPT-2's block; it returns the bare tensor, so the base holds."""
+_UPCAST = "this checkpoint sets reorder_and_upcast_attn, which takes GPT-2's own upcast attention path"
 
 
 class Attention(Attention):
@@ -36,17 +33,12 @@ class Attention(Attention):
 
     def off_interface(self) -> str | None:
         if getattr(self._module.config, "reorder_and_upcast_attn", False):
-            return UPCAST
+            return _UPCAST
         return super().off_interface()
 
 
-class Mlp(Mlp):
-    """GPT-2's plain MLP; `c_proj` is the down projection, `act` the activation, so the base holds."""
-
-
-def intermediate_size(model) -> int:
-    """The MLP width is `n_inner`, `None` meaning four times the hidden size."""
-    return model.config.n_inner or 4 * model.hidden_size
+#: The MLP width is `n_inner`, `None` meaning four times the hidden size.
+intermediate_size = n_inner_intermediate_size
 
 
 ENVOYS = {GPT2Block: Layer, GPT2Attention: Attention, GPT2MLP: Mlp}

@@ -21,20 +21,12 @@ RENAME = gpt2.RENAME
 intermediate_size = gpt2.intermediate_size
 
 
-class Layer(Layer):
-    """GPTBigCode's block; it returns the bare tensor, so the base holds."""
-
-
 class Attention(Attention):
     """GPTBigCode's attention on the shared interface; `kv_heads` is 1 under `multi_query`."""
 
     @property
     def num_kv_heads(self) -> int:
         return self._module.kv_heads
-
-
-class Mlp(Mlp):
-    """GPTBigCode's plain MLP; `c_proj` is the down projection, `act` the activation."""
 
 
 ENVOYS = {GPTBigCodeBlock: Layer, GPTBigCodeAttention: Attention, GPTBigCodeMLP: Mlp}

@@ -24,9 +24,9 @@ from nnterp.families import gpt2
 # GPT-2's spellings; the output projection sits one module deeper.
 RENAME = {**gpt2.RENAME, "attn.attention.out_proj": "attn.o_proj"}
 
-FLASH = "this model runs flash_attention_2, whose GPT-Neo forward computes the pattern inside the kernel"
+_FLASH = "this model runs flash_attention_2, whose GPT-Neo forward computes the pattern inside the kernel"
 
-INNER = "attention.source.self__attn_0"
+_INNER = "attention.source.self__attn_0"
 
 
 class Layer(Layer):
@@ -39,28 +39,24 @@ class Attention(OwnAttention):
     """GPT-Neo's attention wrapper, read inside its `attention` child's own forward."""
 
     def off_interface(self) -> str | None:
-        return FLASH if isinstance(self._module.attention, GPTNeoFlashAttention2) else None
+        return _FLASH if isinstance(self._module.attention, GPTNeoFlashAttention2) else None
 
     @property
     def attention_type(self) -> str:
         """This block's kind: "global" (causal) or "local" (causal within `window_size`)."""
         return self._module.attention_type
 
-    attention_queries = own_value("attention_queries", f"{INNER}.inputs", select=0)
-    attention_keys = own_value("attention_keys", f"{INNER}.inputs", select=1)
-    attention_values = own_value("attention_values", f"{INNER}.inputs", select=2)
+    attention_queries = own_value("attention_queries", f"{_INNER}.inputs", select=0)
+    attention_keys = own_value("attention_keys", f"{_INNER}.inputs", select=1)
+    attention_values = own_value("attention_values", f"{_INNER}.inputs", select=2)
     attention_scores = own_value(
         "attention_scores",
-        f"{INNER}.source.torch_where_0.output",
+        f"{_INNER}.source.torch_where_0.output",
         description="The attention scores under the block's causal or local mask, before the padding mask is added",
     )
     attention_probabilities = own_value("attention_probabilities", "attention.attn_dropout.output")
-    attention_head_outputs = own_value("attention_head_outputs", f"{INNER}.output", HEADS_FIRST, select=0)
+    attention_head_outputs = own_value("attention_head_outputs", f"{_INNER}.output", HEADS_FIRST, select=0)
     attention_premix = own_value("attention_premix", "o_proj.input", MERGED_HEADS)
-
-
-class Mlp(Mlp):
-    """GPT-Neo's plain MLP; `c_proj` is the down projection, `act` the activation."""
 
 
 def intermediate_size(model) -> int:

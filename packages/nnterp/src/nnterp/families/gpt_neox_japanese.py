@@ -33,10 +33,10 @@ RENAME = {
     "act": "act_fn",
 }
 
-INNER = "source.self__attn_0"
+_INNER = "source.self__attn_0"
 
 
-def added_key(attention) -> str:
+def _added_key(attention) -> str:
     """The dropout inside the block's first `bias_dropout_add`, anchored at the root (a drill above the host)."""
     block = attention.parent.path[len(attention.root.path) + 1 :]
     return f"/{block}.source.bias_dropout_add_0.source.torch_nn_functional_dropout_0.output"
@@ -51,21 +51,17 @@ class Layer(Layer):
 class Attention(OwnAttention):
     """GPT-NeoX-Japanese's attention, read inside `_attn`; the contribution carries the last block's bias."""
 
-    attention_queries = own_value("attention_queries", f"{INNER}.inputs", select=0)
-    attention_keys = own_value("attention_keys", f"{INNER}.inputs", select=1)
-    attention_values = own_value("attention_values", f"{INNER}.inputs", select=2)
-    attention_scores = own_value("attention_scores", f"{INNER}.source.nn_functional_softmax_0.input")
+    attention_queries = own_value("attention_queries", f"{_INNER}.inputs", select=0)
+    attention_keys = own_value("attention_keys", f"{_INNER}.inputs", select=1)
+    attention_values = own_value("attention_values", f"{_INNER}.inputs", select=2)
+    attention_scores = own_value("attention_scores", f"{_INNER}.source.nn_functional_softmax_0.input")
     attention_probabilities = own_value("attention_probabilities", "attention_dropout.output")
-    attention_head_outputs = own_value("attention_head_outputs", f"{INNER}.output", HEADS_FIRST, select=0)
+    attention_head_outputs = own_value("attention_head_outputs", f"{_INNER}.output", HEADS_FIRST, select=0)
     attention_output = own_value(
         "attention_output",
-        added_key,
+        _added_key,
         description="What the attention adds to the residual stream: its output plus the block's bias, if any",
     )
-
-
-class Mlp(Mlp):
-    """GPT-NeoX-Japanese's plain MLP; `dense_4h_to_h` is the down projection, `act` the activation."""
 
 
 def intermediate_size(model) -> int:

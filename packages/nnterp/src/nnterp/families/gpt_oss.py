@@ -24,16 +24,8 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
 class Attention(SinkAttention):
     """GPT-OSS's attention: the shared interface, with a sink column joined to the scores and dropped after the softmax."""
-
-
-class Moe(Moe):
-    """GPT-OSS's mixture: a top-k softmax router with a bias (`router`), grouped experts, no shared expert."""
 
 
 ENVOYS = {

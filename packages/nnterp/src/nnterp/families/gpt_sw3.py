@@ -18,16 +18,4 @@ RENAME = gpt2.RENAME
 intermediate_size = gpt2.intermediate_size
 
 
-class Layer(gpt2.Layer):
-    """GPT-SW3's block is GPT-2's; it returns the bare tensor."""
-
-
-class Attention(gpt2.Attention):
-    """GPT-SW3's attention is GPT-2's, on the shared eager interface."""
-
-
-class Mlp(gpt2.Mlp):
-    """GPT-SW3's MLP is GPT-2's plain MLP."""
-
-
-ENVOYS = {GPT2Block: Layer, GPT2Attention: Attention, GPT2MLP: Mlp}
+ENVOYS = {GPT2Block: gpt2.Layer, GPT2Attention: gpt2.Attention, GPT2MLP: gpt2.Mlp}

@@ -16,13 +16,11 @@ head outputs are its result, heads first) and the block returns
 `(hidden_states, attn_weights)`. Either way the interior needs the eager attention.
 """
 
-import inspect
-
-import torch
 from transformers.models.gptj.modeling_gptj import GPTJMLP, GPTJAttention, GPTJBlock
 
 from nnterp.components import INTERFACE, Attention, Mlp, ParallelLayer, interface_reason, own_value
-from nnterp.families.gpt2 import intermediate_size
+from nnterp.components.layer import returns_tuple_by_annotation
+from nnterp.components.mlp import n_inner_intermediate_size
 
 RENAME = {
     "transformer.wte": "embed_tokens",
@@ -36,42 +34,36 @@ RENAME = {
 }
 
 
-def block_returns_tuple(block: type) -> bool:
-    """Whether `block.forward` returns `(hidden_states, attn_weights)` rather than the tensor, by its annotation."""
-    hint = inspect.signature(block.forward).return_annotation
-    return hint not in (torch.Tensor, "torch.Tensor")
-
-
-def own_attn(attention) -> bool:
+def _own_attn(attention) -> bool:
     """Whether this attention computes in its own `_attn` method instead of calling the shared interface."""
     return hasattr(attention._module, "_attn")
 
 
-def either(own, shared):
+def _either(own, shared):
     """A key or a select: `own` where the attention computes in `_attn`, `shared` where it calls the interface."""
-    return lambda attention: own if own_attn(attention) else shared
+    return lambda attention: own if _own_attn(attention) else shared
 
 
-def heads_first(attention, value):
+def _heads_first(attention, value):
     """`_attn` returns the head outputs heads first; the interface returns them sequence first."""
-    return value.transpose(1, 2) if own_attn(attention) else value
+    return value.transpose(1, 2) if _own_attn(attention) else value
 
 
-def interior(name: str, own: str, shared: str, select: tuple | None = None, shape=None):
+def _interior(name: str, own: str, shared: str, select: tuple | None = None, shape=None):
     """The base value `name`, read at `own` of the `_attn` call or at `shared` of the interface's, both paths in `source`."""
     same = (lambda attention, value: value, lambda attention, value: value)
     return own_value(
         name,
-        either(f"source.self__attn_0.{own}", f"source.{shared}"),
+        _either(f"source.self__attn_0.{own}", f"source.{shared}"),
         shape=shape or same,
-        select=either(*select) if select is not None else None,
+        select=_either(*select) if select is not None else None,
         unavailable=interface_reason,
     )
 
 
-def scores_key(attention) -> str:
+def _scores_key(attention) -> str:
     """The softmax's input: inside `_attn` at the attention's `OWN_SCORES`, else inside the eager interface."""
-    if own_attn(attention):
+    if _own_attn(attention):
         return f"source.self__attn_0.{attention.OWN_SCORES}"
     return f"source.{INTERFACE}.source.nn_functional_softmax_0.input"
 
@@ -79,7 +71,7 @@ def scores_key(attention) -> str:
 class Layer(ParallelLayer):
     """GPT-J's parallel block; `ln_1` feeds both sublayers."""
 
-    returns_tuple = block_returns_tuple(GPTJBlock)
+    returns_tuple = returns_tuple_by_annotation(GPTJBlock)
 
 
 class Attention(Attention):
@@ -91,23 +83,22 @@ class Attention(Attention):
 
     OWN_SCORES = "source.nn_functional_softmax_0.input"
 
-    attention_queries = interior("attention_queries", "inputs", f"{INTERFACE}.inputs", select=(0, 1))
-    attention_keys = interior("attention_keys", "inputs", f"{INTERFACE}.inputs", select=(1, 2))
-    attention_values = interior("attention_values", "inputs", f"{INTERFACE}.inputs", select=(2, 3))
-    attention_scores = own_value("attention_scores", scores_key, unavailable=interface_reason)
+    attention_queries = _interior("attention_queries", "inputs", f"{INTERFACE}.inputs", select=(0, 1))
+    attention_keys = _interior("attention_keys", "inputs", f"{INTERFACE}.inputs", select=(1, 2))
+    attention_values = _interior("attention_values", "inputs", f"{INTERFACE}.inputs", select=(2, 3))
+    attention_scores = own_value("attention_scores", _scores_key, unavailable=interface_reason)
     attention_probabilities = own_value(
         "attention_probabilities",
-        either("attn_dropout.output", f"source.{INTERFACE}.source.nn_functional_dropout_0.output"),
+        _either("attn_dropout.output", f"source.{INTERFACE}.source.nn_functional_dropout_0.output"),
         unavailable=interface_reason,
     )
-    attention_head_outputs = interior(
-        "attention_head_outputs", "output", f"{INTERFACE}.output", select=(0, 0), shape=(heads_first, heads_first)
+    attention_head_outputs = _interior(
+        "attention_head_outputs", "output", f"{INTERFACE}.output", select=(0, 0), shape=(_heads_first, _heads_first)
     )
 
 
-class Mlp(Mlp):
-    """GPT-J's plain MLP; its dropout ends the module, so the base holds."""
-
+#: The MLP width is `n_inner`, `None` meaning four times the hidden size, as GPT-2's.
+intermediate_size = n_inner_intermediate_size
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "intermediate_size"]
 

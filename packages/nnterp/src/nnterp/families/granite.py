@@ -14,17 +14,13 @@ and it divides the head's output by `logits_scaling`, which `project_on_vocab` d
 
 from transformers.models.granite.modeling_granite import GraniteAttention, GraniteDecoderLayer, GraniteMLP
 
-from nnterp.components import Layer, ScaledAttention, ScaledMlp
+from nnterp.components import Layer, LogitLens, ScaledAttention, ScaledMlp
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
 }
-
-
-class Layer(Layer):
-    """Granite's block; Llama's order with both contributions scaled by `residual_multiplier`."""
 
 
 class Attention(ScaledAttention):
@@ -35,12 +31,7 @@ class Mlp(ScaledMlp):
     """Granite's gated MLP; its output scaled by the block, its neurons unscaled."""
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, `lm_head`, then the division by `logits_scaling` the model applies.
-
-    The scale is read off the text config, which a wrapper nests under its own.
-    """
-    return model.lm_head(model.norm(hidden)) / model.config.get_text_config().logits_scaling
+project_on_vocab = LogitLens(divide="logits_scaling")
 
 
 ENVOYS = {GraniteDecoderLayer: Layer, GraniteAttention: Attention, GraniteMLP: Mlp}

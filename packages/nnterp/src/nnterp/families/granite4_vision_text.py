@@ -45,12 +45,12 @@ from transformers.models.granite4_vision.modeling_granite4_vision import (
 from transformers.models.siglip.modeling_siglip import SiglipAttention, SiglipEncoderLayer, SiglipMLP, SiglipVisionModel
 
 from nnterp.components import EProperty, Vision, VisionAttention, VisionLayer, VisionMlp
+from nnterp.components.deepstack import DeepstackTextModel, block_index
 from nnterp.components.layer import Residual
 from nnterp.components.recurrent import pinned
 from nnterp.components.vision import SIGLIP_TOWER_RENAME, WRAPPED_TEXT_RENAME, ImageFeatures
 from nnterp.families import granite
 from nnterp.families.granite import project_on_vocab
-from nnterp.families.qwen3_vl_text import TextModel, block_index
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "project_on_vocab"]
 
@@ -63,12 +63,12 @@ RENAME = {
 }
 
 #: The text model's one call that adds a projector's output to the image rows, once per tapped block.
-TAP_CALL = "hidden_states_masked_scatter_0"
+_TAP_CALL = "hidden_states_masked_scatter_0"
 #: Where every tap is read: the call's inputs and output, from the root.
-TAP_INPUTS = f"/model.language_model.source.{TAP_CALL}.inputs"
+_TAP_INPUTS = f"/model.language_model.source.{_TAP_CALL}.inputs"
 
 
-def tapped_blocks(root: Any) -> list[int]:
+def _tapped_blocks(root: Any) -> list[int]:
     """The text blocks a tap enters before, in the order the text model's loop adds them."""
     config = root._module.config
     targets = {layer for _, layer in config.deepstack_layer_map or ()} | set(config.spatial_target_layers or ())
@@ -80,12 +80,12 @@ def _no_images(envoy: Any) -> str | None:
     return vision.no_images() if vision is not None else "this load has no vision tower"
 
 
-def no_first_tap(vision: Any) -> str | None:
+def _no_first_tap(vision: Any) -> str | None:
     """Why no tap enters before text block 0, where `image_features` is read, or `None`."""
     reason = vision.no_images()
     if reason:
         return reason
-    taps = tapped_blocks(vision.root)
+    taps = _tapped_blocks(vision.root)
     if 0 not in taps:
         return (
             f"no projector is added before text block 0 (the taps enter before blocks {taps}), so the image rows "
@@ -94,12 +94,12 @@ def no_first_tap(vision: Any) -> str | None:
     return None
 
 
-def no_tap(layer: Any) -> str | None:
+def _no_tap(layer: Any) -> str | None:
     """Why no tap is added after this block, or `None`."""
     reason = _no_images(layer)
     if reason:
         return reason
-    taps = tapped_blocks(layer.root)
+    taps = _tapped_blocks(layer.root)
     if block_index(layer) + 1 not in taps:
         return f"no deepstack tap follows this block: the taps enter before text blocks {taps}"
     return None
@@ -109,7 +109,7 @@ class TapEProperty(EProperty):
     """A value of the text model's tap call, pinned to the occurrence that enters before the host's next block."""
 
     def _occurrence(self, obj: Any) -> int | None:
-        return tapped_blocks(obj.root).index(block_index(obj) + 1) or None
+        return _tapped_blocks(obj.root).index(block_index(obj) + 1) or None
 
     def __get__(self, obj: Any, owner: Any = None) -> Any:
         if obj is None:
@@ -128,10 +128,10 @@ class Granite4Vision(Vision):
     """The tower; `image_features` is the tap that enters before text block 0, read at the text model's first tap."""
 
     @EProperty(
-        TAP_INPUTS,
+        _TAP_INPUTS,
         select=1,
         description="The projected image the text model adds to the zeroed image rows before block 0",
-        unavailable=no_first_tap,
+        unavailable=_no_first_tap,
     )
     def image_features(self, value) -> ImageFeatures:
         # The call takes the image rows flattened: zero plus the projected image, one vector per image token.
@@ -146,9 +146,9 @@ class Layer(granite.Layer):
     """Granite's block; both contributions scaled by `residual_multiplier`, plus the stream after its deepstack tap."""
 
     @TapEProperty(
-        f"../../source.{TAP_CALL}.output",
+        f"../../source.{_TAP_CALL}.output",
         description="The stream after this block with its tap added at the image rows, as the next block receives it",
-        unavailable=no_tap,
+        unavailable=_no_tap,
     )
     def deepstack_output(self, value) -> Residual:
         return value
@@ -163,7 +163,7 @@ class Mlp(granite.Mlp):
 
 
 ENVOYS = {
-    Granite4VisionTextModel: TextModel,
+    Granite4VisionTextModel: DeepstackTextModel,
     Granite4VisionTextDecoderLayer: Layer,
     Granite4VisionTextAttention: Attention,
     Granite4VisionTextMLP: Mlp,

@@ -21,7 +21,7 @@ Qwen3-VL's: the tower blocks in `vision_config.deepstack_visual_indexes` each fe
 merger of their own, and the text model adds the k-th one's output to the image rows
 after text block k (`_deepstack_process`), so block k+1 receives
 `layers[k].deepstack_output` and `image_features` is not the whole image (see
-`nnterp.families.qwen3_vl_text`). A text-only load has no tap. The density router,
+`nnterp.components.deepstack`). A text-only load has no tap. The density router,
 where a checkpoint has one, only picks the connector's path and feeds no value.
 """
 
@@ -38,12 +38,10 @@ from transformers.models.granite_docling.modeling_granite_docling import (
 )
 
 from nnterp.components import ImageScatter, VisionAttention, VisionLayer, VisionMlp
-from nnterp.components.layer import Residual
-from nnterp.components.vision import SIGLIP_TOWER_RENAME
+from nnterp.components.deepstack import DeepstackTap, DeepstackTextModel
+from nnterp.components.vision import SIGLIP_TOWER_RENAME, SiglipVision
 from nnterp.families import granite
 from nnterp.families.granite import project_on_vocab
-from nnterp.families.llama import SiglipVision
-from nnterp.families.qwen3_vl_text import DEEPSTACK_CALL, DeepstackEProperty, TextModel, no_deepstack
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "project_on_vocab"]
 
@@ -57,17 +55,8 @@ RENAME = {
 }
 
 
-class Layer(granite.Layer):
+class Layer(DeepstackTap, granite.Layer):
     """Granite's block; both contributions scaled by `residual_multiplier`, plus the stream after its deepstack tap."""
-
-    @DeepstackEProperty(
-        f"../../source.{DEEPSTACK_CALL}.output",
-        description="The stream after this block with its tower tap added at the image rows, as the next block "
-        "receives it",
-        unavailable=no_deepstack,
-    )
-    def deepstack_output(self, value) -> Residual:
-        return value
 
 
 class Attention(granite.Attention):
@@ -79,7 +68,7 @@ class Mlp(granite.Mlp):
 
 
 ENVOYS = {
-    GraniteDoclingTextModel: TextModel,
+    GraniteDoclingTextModel: DeepstackTextModel,
     GraniteDoclingTextDecoderLayer: Layer,
     GraniteDoclingTextAttention: Attention,
     GraniteDoclingTextMLP: Mlp,

@@ -21,16 +21,28 @@ from transformers.models.granite_swa.modeling_granite_swa import (
     GraniteSWAMLP,
 )
 
-from nnterp.components import INTERFACE, EProperty, Pattern, interface_reason
-from nnterp.families import granite
+from nnterp.components import (
+    INTERFACE,
+    EProperty,
+    Layer,
+    LogitLens,
+    Pattern,
+    ScaledAttention,
+    ScaledMlp,
+    interface_reason,
+)
 
-RENAME = granite.RENAME
-Layer = granite.Layer
-Mlp = granite.Mlp
-project_on_vocab = granite.project_on_vocab
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
+
+#: Granite's head: the logits divided by `logits_scaling`.
+project_on_vocab = LogitLens(divide="logits_scaling")
 
 
-class Attention(granite.Attention):
+class Attention(ScaledAttention):
     """Granite SWA's attention; its own eager function (`F.softmax`, then the sink scale) behind the shared interface."""
 
     @EProperty(
@@ -50,4 +62,4 @@ class Attention(granite.Attention):
         return value
 
 
-ENVOYS = {GraniteSWADecoderLayer: Layer, GraniteSWAAttention: Attention, GraniteSWAMLP: Mlp}
+ENVOYS = {GraniteSWADecoderLayer: Layer, GraniteSWAAttention: Attention, GraniteSWAMLP: ScaledMlp}

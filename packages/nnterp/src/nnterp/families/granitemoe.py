@@ -29,20 +29,8 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Granite-MoE's block; Llama's order with both contributions scaled by `residual_multiplier`."""
-
-
-class Attention(ScaledAttention):
-    """Granite-MoE's attention; the shared eager interface, its output scaled by the block."""
-
-
-class Mlp(ScaledMoe):
-    """Granite-MoE's mixture: a top-k softmax router (`router`), grouped experts (`experts`), no shared expert."""
-
-
 #: The logit lens: the final norm, `lm_head`, then the division by `logits_scaling` the model applies.
 project_on_vocab = divide_by_logits_scaling
 
 
-ENVOYS = {GraniteMoeDecoderLayer: Layer, GraniteMoeAttention: Attention, GraniteMoeMoE: Mlp}
+ENVOYS = {GraniteMoeDecoderLayer: Layer, GraniteMoeAttention: ScaledAttention, GraniteMoeMoE: ScaledMoe}

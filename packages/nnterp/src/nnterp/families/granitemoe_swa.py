@@ -27,20 +27,8 @@ RENAME = granitemoeshared.RENAME
 project_on_vocab = granitemoeshared.project_on_vocab
 
 
-class Layer(granitemoeshared.Layer):
-    """Granite-MoE-Shared's block, instrumented for the sum of the mixture and the shared MLP."""
-
-
-class Attention(granite_swa.Attention):
-    """Granite SWA's attention: its own eager function, the softmax and then the sink scale, behind the shared interface."""
-
-
-class Moe(granitemoeshared.Moe):
-    """Granite-MoE-Shared's mixture: a top-k softmax router (`router`), grouped experts, the block's `shared_mlp` beside it."""
-
-
 ENVOYS = {
-    GraniteMoeSWADecoderLayer: Layer,
-    GraniteMoeSWAAttention: Attention,
-    GraniteMoeSWAMoE: Moe,
+    GraniteMoeSWADecoderLayer: granitemoeshared.Layer,
+    GraniteMoeSWAAttention: granite_swa.Attention,
+    GraniteMoeSWAMoE: granitemoeshared.Moe,
 }

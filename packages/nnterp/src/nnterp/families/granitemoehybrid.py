@@ -43,18 +43,10 @@ class Layer(HybridLayer):
     sourced = True
 
 
-class Attention(ScaledAttention):
-    """Granite-4's attention; the shared eager interface, its output scaled by the block."""
-
-
 class StateSpace(StateSpace):
     """Granite-4's Mamba-2 mixer; Mamba-2's kernels, its output scaled by the block."""
 
     attention_output = scaled_output("What the mixer adds to the residual stream, after the block's multiplier")
-
-
-class Moe(ScaledSiblingMoe):
-    """Granite-4's mixture: a top-k softmax router (`router`), grouped experts, the block's `shared_mlp` beside it."""
 
 
 #: The logit lens: the final norm, `lm_head`, then the division by `logits_scaling` the model applies.
@@ -63,7 +55,7 @@ project_on_vocab = divide_by_logits_scaling
 
 ENVOYS = {
     GraniteMoeHybridDecoderLayer: Layer,
-    GraniteMoeHybridAttention: Attention,
+    GraniteMoeHybridAttention: ScaledAttention,
     GraniteMoeHybridMambaLayer: StateSpace,
-    GraniteMoeHybridMoE: Moe,
+    GraniteMoeHybridMoE: ScaledSiblingMoe,
 }

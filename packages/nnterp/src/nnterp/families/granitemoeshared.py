@@ -39,10 +39,6 @@ class Layer(Layer):
     sourced = True
 
 
-class Attention(ScaledAttention):
-    """Granite-MoE-Shared's attention; the shared eager interface, its output scaled by the block."""
-
-
 class Moe(ScaledSiblingMoe):
     """Granite-MoE-Shared's mixture: a top-k softmax router (`router`), grouped experts, the block's `shared_mlp` beside it."""
 
@@ -53,6 +49,6 @@ project_on_vocab = divide_by_logits_scaling
 
 ENVOYS = {
     GraniteMoeSharedDecoderLayer: Layer,
-    GraniteMoeSharedAttention: Attention,
+    GraniteMoeSharedAttention: ScaledAttention,
     GraniteMoeSharedMoE: Moe,
 }

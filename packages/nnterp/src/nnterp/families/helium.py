@@ -17,16 +17,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Helium's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Helium's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Helium's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {HeliumDecoderLayer: Layer, HeliumAttention: Attention, HeliumMLP: Mlp}

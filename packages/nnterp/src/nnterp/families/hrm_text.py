@@ -54,6 +54,7 @@ from transformers.models.hrm_text.modeling_hrm_text import (
 
 from nnterp.components import Attention, EProperty, Layer, Mlp
 from nnterp.components.regrouped import Regrouping
+from nnterp.components.standard import Plain
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -62,18 +63,18 @@ RENAME = {
 }
 
 #: The stacks, in the order `layers` lists their blocks.
-STACKS = ("L_module", "H_module")
+_STACKS = ("L_module", "H_module")
 
 #: What the head reads: the high stack's norm at its last call (its module output names the first call).
 final_norm_output = EProperty("lm_head.input")
 
 
-def gather_blocks(body: torch.nn.Module) -> None:
+def _gather_blocks(body: torch.nn.Module) -> None:
     """Register both stacks' blocks under `body.layers`, low then high; each stack keeps its list as an attribute."""
     if "layers" in body._modules:
         return
     blocks = []
-    for name in STACKS:
+    for name in _STACKS:
         stack = body._modules[name]
         own = stack._modules.pop("layers")
         # The stack's forward reaches its list by attribute; the instance dict answers before torch's registry.
@@ -82,22 +83,10 @@ def gather_blocks(body: torch.nn.Module) -> None:
     body.layers = torch.nn.ModuleList(blocks)
 
 
-class Body(Regrouping):
+class Body(Regrouping, Plain):
     """`HrmTextModel`'s envoy: it gathers both stacks' blocks under `layers` before its children are mirrored."""
 
-    regroup = staticmethod(gather_blocks)
-
-
-class Layer(Layer):
-    """HRM-Text's block, Llama's with weightless norms; it returns the bare tensor, so the base holds."""
-
-
-class Attention(Attention):
-    """HRM-Text's attention: the shared eager interface, then a sigmoid gate on the heads before `o_proj`."""
-
-
-class Mlp(Mlp):
-    """HRM-Text's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
+    regroup = staticmethod(_gather_blocks)
 
 
 ENVOYS = {HrmTextModel: Body, HrmTextDecoderLayer: Layer, HrmTextAttention: Attention, HrmTextMLP: Mlp}

@@ -21,16 +21,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Hunyuan's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Hunyuan's attention; the rotary embedding, then per-head query/key norms, then the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Hunyuan's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {HunYuanDenseV1DecoderLayer: Layer, HunYuanDenseV1Attention: Attention, HunYuanDenseV1MLP: Mlp}

@@ -26,14 +26,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Hunyuan's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Hunyuan's attention; the rotary embedding, then per-head query/key norms, then the shared eager interface."""
-
-
 class Moe(Moe):
     """Hunyuan's mixture: the shared expert first, then a softmax router over `wg` (`gate`) and grouped experts."""
 

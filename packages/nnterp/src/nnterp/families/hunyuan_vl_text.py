@@ -56,18 +56,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """HunYuanVL's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """HunYuanVL's attention; the multimodal rotary embedding, per-head query/key norms, the shared eager interface."""
-
-
-class Mlp(Mlp):
-    """HunYuanVL's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 class HunyuanVision(Vision):
     """HunYuanVL's ViT: every image's patches in one row, no fixed resolution, the patches embedded one by one."""
 

@@ -23,18 +23,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Hunyuan 3's block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Hunyuan 3's attention; per-head query/key norms, the rotary embedding, then the shared eager interface."""
-
-
-class Mlp(Mlp):
-    """Hunyuan 3's dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
 class Moe(Moe):
     """Hunyuan 3's mixture: a sigmoid router with the mixture's correction bias (`gate`), grouped experts, shared experts."""
 

@@ -45,9 +45,17 @@ a sigmoid router with a correction bias for the choice and grouped top-k,
 
 from transformers.models.hy_v4.modeling_hy_v4 import HYV4MLP, HYV4Attention, HYV4DecoderLayer, HYV4MoE
 
-from nnterp.components import HyperConnectionLayer, LatentAttention, SinkAttention, collapse_streams
-from nnterp.families.deepseek_v3 import RENAME, Mlp, Moe, head_dim, qk_head_dim
-from nnterp.families.deepseek_v4 import project_on_vocab
+from nnterp.components import (
+    HyperConnectionLayer,
+    LatentAttention,
+    LogitLens,
+    Mlp,
+    Moe,
+    SinkAttention,
+    collapse_streams,
+    latent_head_dim,
+    latent_qk_head_dim,
+)
 
 __all__ = [
     "ENVOYS",
@@ -61,6 +69,28 @@ __all__ = [
     "project_on_vocab",
     "qk_head_dim",
 ]
+
+
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
+
+#: The root's `head_dim` is the values' width and `qk_head_dim` the queries' and keys', as on DeepSeek-V3.
+head_dim = latent_head_dim
+qk_head_dim = latent_qk_head_dim
+
+#: The lens collapses the streams through `hc_head` first, as DeepSeek-V4's head does.
+project_on_vocab = LogitLens(streams=collapse_streams)
+
+
+class Moe(Moe):
+    """HY-V4's mixture, DeepSeek-V3's: a grouped sigmoid router with a correction bias (`gate`), shared experts."""
+
+    SCORING = "sigmoid"
+    ROUTER = "gate"
+    SHARED = "shared_experts.output"
 
 
 class Layer(HyperConnectionLayer):

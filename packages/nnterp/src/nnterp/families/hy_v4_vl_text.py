@@ -29,7 +29,7 @@ from transformers.models.hy_v4_vl.modeling_hy_v4_vl import (
     HYV4VLVisionModel,
 )
 
-from nnterp.components import ImageScatter, VisionLayer, VisionMlp
+from nnterp.components import ImageScatter, LogitLens, VisionLayer, VisionMlp, collapse_through
 from nnterp.components.vision import SIGLIP_TOWER_RENAME, WRAPPED_TEXT_RENAME
 from nnterp.families.hunyuan_vl_text import HunyuanVision, HunyuanVisionAttention
 from nnterp.families.hy_v4 import Attention, Layer, Mlp, Moe, head_dim, qk_head_dim
@@ -55,18 +55,11 @@ RENAME = {
 }
 
 
-def collapse_streams(model, hidden):
-    """One stream from a `Streams` value, as the text model's `hc_head` collapses the last block's; a `Residual` as is."""
-    if hidden.dim() == 4:
-        return model.model.language_model.hc_head(hidden)
-    return hidden
+#: One stream from a `Streams` value through the text model's `hc_head`; a `Residual` as is.
+collapse_streams = collapse_through("model.language_model.hc_head")
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: `Streams` collapse through the text model's `hc_head`, then the final norm and `lm_head`."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    return model.lm_head(model.norm(collapse_streams(model, hidden)))
+project_on_vocab = LogitLens(streams=collapse_streams)
 
 
 ENVOYS = {

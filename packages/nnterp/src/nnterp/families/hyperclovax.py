@@ -21,17 +21,13 @@ from transformers.models.hyperclovax.modeling_hyperclovax import (
     HyperCLOVAXMLP,
 )
 
-from nnterp.components import Attention, Layer, Mlp, scaled_output
+from nnterp.components import Attention, Layer, LogitLens, Mlp, scaled_output
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
 }
-
-
-class Layer(Layer):
-    """HyperCLOVA X's block; `post_attention_layernorm` is the MLP's pre-norm, as the base has it."""
 
 
 class Attention(Attention):
@@ -52,12 +48,7 @@ class Mlp(Mlp):
     )
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, `lm_head`, then the multiplication by `logits_scaling` the model applies.
-
-    The scale is read off the text config, which a wrapper nests under its own.
-    """
-    return model.lm_head(model.norm(hidden)) * model.config.get_text_config().logits_scaling
+project_on_vocab = LogitLens(multiply="logits_scaling")
 
 
 ENVOYS = {HyperCLOVAXDecoderLayer: Layer, HyperCLOVAXAttention: Attention, HyperCLOVAXMLP: Mlp}

@@ -48,7 +48,7 @@ from nnterp.families import inkling2_text
 
 RENAME = dict(inkling2_text.RENAME)
 
-LOOPED = (Inkling2LoopSlidingLoopDecoderLayer, Inkling2LoopFullLoopDecoderLayer)
+_LOOPED = (Inkling2LoopSlidingLoopDecoderLayer, Inkling2LoopFullLoopDecoderLayer)
 
 
 class Layer(inkling2_text.Layer):
@@ -56,17 +56,9 @@ class Layer(inkling2_text.Layer):
 
     def runs(self) -> int:
         """How many times the block runs in one forward: `loop_num_passes` in the loop, once elsewhere."""
-        if isinstance(self._module, LOOPED):
+        if isinstance(self._module, _LOOPED):
             return self._module.self_attn.config.loop_num_passes
         return 1
-
-
-class Attention(inkling2_text.Attention):
-    """Inkling 2 Loop's attention, Inkling 2's: a sink logit per head, a gated output, the contribution convolved."""
-
-
-class Moe(inkling2_text.Moe):
-    """Inkling 2 Loop's mixture, Inkling 2's: a sigmoid router with a choice bias, softcapped experts, no shared one."""
 
 
 project_on_vocab = inkling2_text.project_on_vocab
@@ -76,9 +68,9 @@ ENVOYS = {
     Inkling2LoopFullDecoderLayer: Layer,
     Inkling2LoopSlidingLoopDecoderLayer: Layer,
     Inkling2LoopFullLoopDecoderLayer: Layer,
-    Inkling2LoopSlidingAttention: Attention,
-    Inkling2LoopFullAttention: Attention,
-    Inkling2LoopSparseMoeBlock: Moe,
+    Inkling2LoopSlidingAttention: inkling2_text.Attention,
+    Inkling2LoopFullAttention: inkling2_text.Attention,
+    Inkling2LoopSparseMoeBlock: inkling2_text.Moe,
     **inkling2_text.TOWER_ENVOYS,
     Inkling2LoopModel: ImageScatter,
 }

@@ -57,7 +57,6 @@ through a two-layer MLP, one image token per group, and `Inkling2Model` scatters
 result into the token embeddings. Inkling 2 Loop's wrapper runs the same tower.
 """
 
-import torch
 from nnsight.intervention.interleaver import Mediator
 from transformers.models.inkling2.modeling_inkling2 import (
     Inkling2FullAttention,
@@ -91,7 +90,8 @@ from nnterp.components import (
     variable_resolution,
 )
 from nnterp.components import Vision as BaseVision
-from nnterp.components.standard import first_tensor, rewrap
+from nnterp.components.logit_lens import LogitLens
+from nnterp.components.scaled import scaled_value
 from nnterp.components.vision import WRAPPED_TEXT_RENAME, as_native, as_patches
 
 #: The Inkling 2 ViT and its merger under a wrapper, and the tower's inner names, keyed relative to the tower.
@@ -116,12 +116,12 @@ RENAME = {
 }
 
 #: The call of the MLP's attention-residual mix in the block's forward.
-MLP_MIX = "self_mlp_input_0"
+_MLP_MIX = "self_mlp_input_0"
 
 
 def _kept_stream(self) -> Residual:
     """The stream after the attention add, as the block keeps it and hands it to the MLP's mix."""
-    args, _ = Mediator.value(f"{getattr(self.source, MLP_MIX).path}.input")
+    args, _ = Mediator.value(f"{getattr(self.source, _MLP_MIX).path}.input")
     return args[1]
 
 
@@ -189,30 +189,23 @@ def _lambda_2(envoy):
     return envoy.parent._module.lambda_2
 
 
-def packed_scaled_output(description: str, multiplier) -> EProperty:
+def _packed_scaled_output(description: str, multiplier) -> EProperty:
     """A packed tower block's contribution, `multiplier(envoy) * output`, served as `[1, patches, width]`.
 
-    The shared `scaled_output` compares an edit with the module's own 2-D output, so the
-    images axis a packed tower's values gain would read as an edit; this one drops the axis
-    first. An unedited read hands the output back untouched, and an edit or an assignment
-    is divided by the multiplier before the block scales it again.
+    A `scaled_value` that serves the product with a packed tower's images axis and drops
+    that axis before it compares an edit with the module's own 2-D output, so an unedited
+    read hands the output back untouched; an edit or an assignment is divided by the
+    multiplier before the block scales it again.
     """
-
-    @EProperty("output", description=description, unavailable=no_tower_run)
-    def contribution(self, value) -> Patches:
-        return as_patches(first_tensor(value) * multiplier(self))
-
-    @contribution.postprocess
-    def contribution(self, value):
-        return rewrap(self, as_native(self, value) / multiplier(self))
-
-    @contribution.transform
-    def contribution(self, view, raw):
-        factor = multiplier(self)
-        native = as_native(self, view)
-        if torch.equal(native, first_tensor(raw) * factor):
-            return raw
-        return (native / factor, *raw[1:]) if isinstance(raw, (tuple, list)) else native / factor
+    contribution = scaled_value(
+        "output",
+        multiplier,
+        description,
+        layout=Patches,
+        unavailable=no_tower_run,
+        serve=lambda envoy, product: as_patches(product),
+        native=as_native,
+    )
 
     # Already a tower value: `TowerValues` leaves it as declared.
     contribution.on_tower = True
@@ -222,7 +215,7 @@ def packed_scaled_output(description: str, multiplier) -> EProperty:
 class VisionAttention(QwenVisionAttention):
     """The ViT's attention, called once per image; the block multiplies its output by `lambda_1` before the add."""
 
-    attention_output = packed_scaled_output(
+    attention_output = _packed_scaled_output(
         "What the attention adds to the patches' stream, after the block's lambda_1", multiplier=_lambda_1
     )
 
@@ -230,7 +223,7 @@ class VisionAttention(QwenVisionAttention):
 class VisionMlp(VisionMlp):
     """The ViT's ungated MLP; the block multiplies its output by `lambda_2` before the add."""
 
-    mlp_output = packed_scaled_output(
+    mlp_output = _packed_scaled_output(
         "What the MLP adds to the patches' stream, after the block's lambda_2", multiplier=_lambda_2
     )
 
@@ -244,17 +237,9 @@ TOWER_ENVOYS = {
 }
 
 
-def project_on_vocab(model, hidden):
-    """The head on a stream: the final norm, `lm_head` in float32 and the logit softcap.
-
-    The model applies it to `final_input`'s mix of the group states and the last
-    block's output, so the lens equals the logits there.
-    """
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    logits = model.lm_head(model.norm(hidden)).float()
-    cap = model.config.get_text_config().final_logit_softcapping
-    return torch.tanh(logits / cap) * cap
+#: The model applies its head to `final_input`'s mix of the group states and the last block's output, so the
+#: lens equals the logits there.
+project_on_vocab = LogitLens(float32=True, softcap="final_logit_softcapping")
 
 
 ENVOYS = {

@@ -75,11 +75,12 @@ from nnterp.components import (
     variable_resolution,
 )
 from nnterp.components import Vision as BaseVision
+from nnterp.components.logit_lens import LogitLens
 from nnterp.components.tokens import TokenEProperty, token_rows
 from nnterp.components.vision import WRAPPED_TEXT_RENAME
 
 #: The tower has no attention and no MLP blocks.
-NO_BLOCKS = "Inkling's tower has no blocks: a stack of per-patch MLP stages, with no attention or MLP block"
+_NO_BLOCKS = "Inkling's tower has no blocks: a stack of per-patch MLP stages, with no attention or MLP block"
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -91,11 +92,7 @@ RENAME = {
 }
 
 #: The router's one projection, whose first `num_experts` columns score the routed experts.
-ROUTER_PROJECTION = "gate.source.F_linear_0.output"
-
-
-class Layer(Layer):
-    """Inkling's block; Llama's norms and order, each convolution inside its contribution, so the base holds."""
+_ROUTER_PROJECTION = "gate.source.F_linear_0.output"
 
 
 class Attention(Attention):
@@ -123,7 +120,7 @@ class Moe(Moe):
     mlp_output = normed_contribution("mlp_sconv", "mlp")
 
     @TokenEProperty(
-        ROUTER_PROJECTION,
+        _ROUTER_PROJECTION,
         description="The router's logits of the routed experts before the scoring; the router scores what is written",
         unavailable=mixture_reason,
     )
@@ -133,7 +130,7 @@ class Moe(Moe):
     @router_logits.postprocess
     def router_logits(self, value):
         # The projection also scores the shared experts: a write replaces the routed columns only.
-        location, _ = resolve(self, ROUTER_PROJECTION, walk=True, name="router_logits")
+        location, _ = resolve(self, _ROUTER_PROJECTION, walk=True, name="router_logits")
         rows = token_rows(self, Mediator.value(location)).clone()
         rows[..., : self.num_experts] = value
         return rows
@@ -158,17 +155,17 @@ class Vision(BaseVision):
     @property
     def num_heads(self) -> int:
         """Unavailable: the tower has no attention."""
-        raise Unavailable(NO_BLOCKS)
+        raise Unavailable(_NO_BLOCKS)
 
     @property
     def head_dim(self) -> int:
         """Unavailable: the tower has no attention."""
-        raise Unavailable(NO_BLOCKS)
+        raise Unavailable(_NO_BLOCKS)
 
     @property
     def intermediate_size(self) -> int:
         """Unavailable: the tower has no MLP block."""
-        raise Unavailable(NO_BLOCKS)
+        raise Unavailable(_NO_BLOCKS)
 
     patch_embeddings = unavailable(
         "Inkling's tower has no patch embedding apart from its stages: "
@@ -194,15 +191,7 @@ class Vision(BaseVision):
         return output
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, the division by `logits_mup_width_multiplier`, then `lm_head`."""
-    config = model.config.get_text_config()
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    logits = model.lm_head(model.norm(hidden) / config.logits_mup_width_multiplier)
-    if config.unpadded_vocab_size is not None and config.unpadded_vocab_size < logits.shape[-1]:
-        logits = logits[..., : config.unpadded_vocab_size]
-    return logits
+project_on_vocab = LogitLens(divide_before="logits_mup_width_multiplier", vocab="unpadded_vocab_size")
 
 
 ENVOYS = {

@@ -33,22 +33,6 @@ RENAME = {
 }
 
 
-class Layer(HybridLayer):
-    """Jamba's two block classes; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Jamba's attention; the shared eager interface and no rotary embedding, so the base holds."""
-
-
-class SelectiveScan(SelectiveScan):
-    """Jamba's Mamba-1 mixer; the norms run before the kernel call, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Jamba's dense gated MLP, on the blocks without a mixture; the base holds."""
-
-
 class Moe(Moe):
     """Jamba's mixture: a softmax router keeping the top-k weights unnormalized (`router`), grouped experts."""
 
@@ -56,8 +40,8 @@ class Moe(Moe):
 
 
 ENVOYS = {
-    JambaAttentionDecoderLayer: Layer,
-    JambaMambaDecoderLayer: Layer,
+    JambaAttentionDecoderLayer: HybridLayer,
+    JambaMambaDecoderLayer: HybridLayer,
     JambaAttention: Attention,
     JambaMambaMixer: SelectiveScan,
     JambaMLP: Mlp,

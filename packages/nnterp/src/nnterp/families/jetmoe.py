@@ -43,14 +43,10 @@ RENAME = {
 }
 
 #: Why JetMoE's mixture has no `expert_outputs`.
-SORTED_BY_EXPERT = (
+_SORTED_BY_EXPERT = (
     "the experts run on the token rows sorted by expert and scale them there: the weighted slots exist in "
     "that order only, not per token and slot"
 )
-
-
-class Layer(Layer):
-    """JetMoE's block; Llama's order and a bare tensor out, so the base holds."""
 
 
 class Attention(Attention):
@@ -103,7 +99,7 @@ class Moe(Moe):
     def expert_weights(self, value) -> ExpertWeights:
         return value
 
-    expert_outputs = unavailable(SORTED_BY_EXPERT)
+    expert_outputs = unavailable(_SORTED_BY_EXPERT)
 
     @TokenEProperty(
         "source.layer_output_1.output",

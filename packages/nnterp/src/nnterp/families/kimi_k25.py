@@ -27,18 +27,8 @@ from transformers.models.kimi_k25.modeling_kimi_k25 import (
     Kimi_K25VisionModel,
 )
 
-from nnterp.components import (
-    EProperty,
-    ImageScatter,
-    Keys,
-    Queries,
-    QwenVision,
-    QwenVisionAttention,
-    Values,
-    VisionLayer,
-    VisionMlp,
-)
-from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME
+from nnterp.components import ImageScatter, QwenVision, VisionLayer, VisionMlp
+from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME, MoonVisionAttention
 from nnterp.families import deepseek_v3
 from nnterp.families.deepseek_v3 import Attention, Layer, Mlp, Moe
 
@@ -67,22 +57,6 @@ RENAME = {
 #: The root's `head_dim` is the values' width and `qk_head_dim` the queries' and keys'.
 head_dim = deepseek_v3.head_dim
 qk_head_dim = deepseek_v3.qk_head_dim
-
-
-class MoonVisionAttention(QwenVisionAttention):
-    """The MoonViT's attention: one interface call per image, the queries, keys and values whole before the split."""
-
-    @EProperty("source.query_states_transpose_0.output", description="The queries entering attention")
-    def attention_queries(self, value) -> Queries:
-        return value
-
-    @EProperty("source.key_states_transpose_0.output", description="The keys entering attention")
-    def attention_keys(self, value) -> Keys:
-        return value
-
-    @EProperty("source.value_states_transpose_0.output", description="The values entering attention")
-    def attention_values(self, value) -> Values:
-        return value
 
 
 ENVOYS = {

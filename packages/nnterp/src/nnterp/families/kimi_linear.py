@@ -60,18 +60,6 @@ class Layer(HybridLayer):
         return {}
 
 
-class Attention(LatentAttention):
-    """Kimi-Linear's latent attention, without a rotary part, on the shared eager interface."""
-
-
-class KimiDeltaAttention(KimiDeltaAttention):
-    """Kimi-Linear's delta mixer; transformers' two KDA kernels, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Kimi-Linear's dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
 class Moe(Moe):
     """Kimi-Linear's mixture: a grouped sigmoid router with a correction bias (`gate`), experts that loop over
     themselves, shared experts."""
@@ -90,7 +78,7 @@ qk_head_dim = latent_qk_head_dim
 
 ENVOYS = {
     KimiLinearDecoderLayer: Layer,
-    KimiLinearAttention: Attention,
+    KimiLinearAttention: LatentAttention,
     KimiLinearDeltaAttention: KimiDeltaAttention,
     KimiLinearMLP: Mlp,
     KimiLinearMoE: Moe,

@@ -31,10 +31,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Kolibri 1's block; `post_attention_layernorm` is the mixture's pre-norm, as the base has it."""
-
-
 class Attention(Attention):
     """Kolibri 1's attention; query/key norms, the rotary embedding on sliding blocks only, the contribution post-normed."""
 

@@ -102,28 +102,16 @@ RENAME = {
 }
 
 #: Where the wrapper's text stack is called with the ids, the image embeddings and the mask, from the root.
-TEXT_INPUTS = kosmos_2.TEXT_INPUTS
+_TEXT_INPUTS = "/text_model.model.inputs"
 
 #: The `key_mapping` that loads a wrapper checkpoint's text weights into `Kosmos2_5TextForCausalLM`.
-TEXT_KEY_MAPPING = kosmos_2.TEXT_KEY_MAPPING
+_TEXT_KEY_MAPPING = {r"^text_model\.": ""}
 
 #: The feed-forward width, the text config's `ffn_dim`, read as on Kosmos-2.
 intermediate_size = kosmos_2.intermediate_size
 
 #: The `image_embeds_position_mask` entry of a position the text stack writes an image row at.
-IMAGE_ROW = 1
-
-
-class Layer(kosmos_2.Layer):
-    """Kosmos-2.5's pre-LN text block, Kosmos-2's: it returns the bare tensor, so the base holds."""
-
-
-class Attention(Attention):
-    """Kosmos-2.5's text attention: the queries scaled before the interface, the merged heads straight into `o_proj`."""
-
-
-class Mlp(kosmos_2.Mlp):
-    """Kosmos-2.5's feed-forward path, Kosmos-2's: `up_proj`, GELU, `ffn_layernorm`, `down_proj`."""
+_IMAGE_ROW = 1
 
 
 class Kosmos2_5Vision(Kosmos2Vision):
@@ -175,7 +163,7 @@ class Kosmos2_5Vision(Kosmos2Vision):
         if mask is None or not image:
             return torch.zeros(ids.shape, dtype=torch.bool, device=ids.device)
         # The tags around the placeholders are marked -1: they take the image's segment but keep their tokens.
-        return mask == IMAGE_ROW
+        return mask == _IMAGE_ROW
 
     @image_token_mask.postprocess
     def image_token_mask(self, value):
@@ -188,9 +176,9 @@ class Kosmos2_5Vision(Kosmos2Vision):
 
 
 ENVOYS = {
-    Kosmos2_5TextBlock: Layer,
+    Kosmos2_5TextBlock: kosmos_2.Layer,
     Kosmos2_5TextAttention: Attention,
-    Kosmos2_5TextFFN: Mlp,
+    Kosmos2_5TextFFN: kosmos_2.Mlp,
     Kosmos2_5VisionModel: Kosmos2_5Vision,
     Kosmos2_5VisionLayer: VisionLayer,
     Kosmos2_5VisionAttention: VisionAttention,

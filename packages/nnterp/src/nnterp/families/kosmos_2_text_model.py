@@ -40,7 +40,7 @@ embeddings, and the mask is all false. The wrapper's forward refuses a call with
 an image ("You have to specify either `pixel_values` or `image_embeds`"), and no auto
 class builds the text model alone (the default task builds the wrapper, with no
 processor): a text-only model is `Kosmos2TextForCausalLM` loaded from the wrapper
-checkpoint with `key_mapping=TEXT_KEY_MAPPING`.
+checkpoint with `key_mapping={r"^text_model\\.": ""}` (the module's `_TEXT_KEY_MAPPING`).
 """
 
 from __future__ import annotations
@@ -102,14 +102,10 @@ RENAME = {
 }
 
 #: Where the wrapper's text stack is called with the ids, the image embeddings and the mask, from the root.
-TEXT_INPUTS = "/text_model.model.inputs"
+_TEXT_INPUTS = "/text_model.model.inputs"
 
 #: The `key_mapping` that loads a wrapper checkpoint's text weights into `Kosmos2TextForCausalLM`.
-TEXT_KEY_MAPPING = {r"^text_model\.": ""}
-
-
-class Layer(Layer):
-    """Kosmos-2's pre-LN text block; it returns the bare tensor, so the base holds."""
+_TEXT_KEY_MAPPING = {r"^text_model\.": ""}
 
 
 class Attention(Attention):
@@ -153,7 +149,7 @@ class Kosmos2Vision(Vision):
     """Kosmos-2's CLIP tower: the image enters the text at `image_embeds_position_mask`, as the projector's output."""
 
     @EProperty(
-        TEXT_INPUTS,
+        _TEXT_INPUTS,
         description="Which token positions the image embeddings overwrite: the image_embeds_position_mask input",
         unavailable=no_tower_run,
     )
@@ -185,7 +181,7 @@ class Kosmos2Vision(Vision):
         return output
 
     @EProperty(
-        TEXT_INPUTS,
+        _TEXT_INPUTS,
         select="image_embeds",
         description="The projected image the text stack writes over the token embeddings at the masked positions",
         unavailable=no_tower_run,
@@ -195,7 +191,7 @@ class Kosmos2Vision(Vision):
 
     @image_features.postprocess
     def image_features(self, value):
-        location, attribute = type(self).image_features._resolve(self, TEXT_INPUTS)
+        location, attribute = type(self).image_features._resolve(self, _TEXT_INPUTS)
         return value.reshape(pick(attribute, Mediator.value(location), "image_embeds").shape)
 
 

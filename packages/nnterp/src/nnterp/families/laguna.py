@@ -35,18 +35,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Laguna's head-gated attention; the shared eager interface, the gate applied before `o_proj`."""
-
-
-class Mlp(Mlp):
-    """Laguna's dense gated MLP, on the dense blocks and as the shared expert; the base holds."""
-
-
 class Moe(ScaledRoutedMoe):
     """Laguna's mixture: a softcapped sigmoid router with a choice bias (`gate`), grouped experts scaled after
     they run, a shared expert."""

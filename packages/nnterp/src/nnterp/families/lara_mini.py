@@ -30,22 +30,6 @@ RENAME = {
 }
 
 
-class Layer(HybridLayer):
-    """Lara-mini's block: one mixer, then the mixture, each added to the stream as it is; the base holds."""
-
-
-class Attention(Attention):
-    """Lara-mini's attention; the shared eager interface after the head norms, so the base holds."""
-
-
-class LinearAttention(LinearAttention):
-    """Lara-mini's gated DeltaNet; transformers' two delta-rule kernels, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Lara-mini's gated MLP, the mixture's shared expert; the base holds."""
-
-
 class Moe(Moe):
     """Lara-mini's mixture: a softmax router (`gate`), grouped experts, a shared expert added without a gate."""
 
@@ -55,7 +39,7 @@ class Moe(Moe):
 
 
 ENVOYS = {
-    LaraMiniDecoderLayer: Layer,
+    LaraMiniDecoderLayer: HybridLayer,
     LaraMiniAttention: Attention,
     LaraMiniGatedDeltaNet: LinearAttention,
     LaraMiniMLP: Mlp,

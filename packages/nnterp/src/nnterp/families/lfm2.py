@@ -87,14 +87,6 @@ class Layer(HybridLayer):
     """LFM2's block: one mixer, then the MLP, each added to the stream as it is; the base holds."""
 
 
-class Attention(Attention):
-    """LFM2's attention; the shared eager interface after the head norms, so the base holds."""
-
-
-class ShortConvolution(ShortConvolution):
-    """LFM2's short convolution; transformers' two causal-convolution kernels, so the base holds."""
-
-
 class Mlp(Mlp):
     """LFM2's gated MLP, whose SiLU is a function call rather than an `act_fn` module."""
 

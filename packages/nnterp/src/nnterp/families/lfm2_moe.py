@@ -1,7 +1,7 @@
 """LFM2-MoE (`Lfm2MoeForCausalLM`): LFM2's hybrid of short-convolution and attention blocks, with mixtures.
 
 `config.layer_types` gives each block either `conv`, a gated short convolution
-(native `conv`, aliased `linear_attn`, `ShortConvolution`), or `full_attention`
+(native `conv`, aliased `linear_attn`, `lfm2.ShortConvolution`), or `full_attention`
 (`self_attn`, its `out_proj` aliased `o_proj`). LFM2's order and names hold:
 `h = x + mixer(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))`,
 with the norms native `operator_norm` and `ffn_norm`, the MLP native
@@ -29,22 +29,6 @@ RENAME = {
 }
 
 
-class Layer(lfm2.Layer):
-    """LFM2-MoE's block: LFM2's, so that class holds."""
-
-
-class Attention(lfm2.Attention):
-    """LFM2-MoE's attention: LFM2's, so that class holds."""
-
-
-class ShortConvolution(lfm2.ShortConvolution):
-    """LFM2-MoE's short convolution: LFM2's, so that class holds."""
-
-
-class Mlp(lfm2.Mlp):
-    """LFM2-MoE's dense MLP on the first blocks: LFM2's, its SiLU a function call."""
-
-
 class Moe(Moe):
     """LFM2-MoE's mixture: a sigmoid router with a selection bias (`gate`), grouped experts, no shared expert."""
 
@@ -53,9 +37,9 @@ class Moe(Moe):
 
 
 ENVOYS = {
-    Lfm2MoeDecoderLayer: Layer,
-    Lfm2MoeAttention: Attention,
-    Lfm2MoeShortConv: ShortConvolution,
-    Lfm2MoeMLP: Mlp,
+    Lfm2MoeDecoderLayer: lfm2.Layer,
+    Lfm2MoeAttention: lfm2.Attention,
+    Lfm2MoeShortConv: lfm2.ShortConvolution,
+    Lfm2MoeMLP: lfm2.Mlp,
     Lfm2MoeSparseMoeBlock: Moe,
 }

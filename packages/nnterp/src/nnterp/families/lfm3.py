@@ -77,7 +77,7 @@ RENAME = {
 }
 
 #: Why the tower's convolution has no attention interior.
-NO_ATTENTION_TERMS = (
+_NO_ATTENTION_TERMS = (
     "this tower block's mixer is a gated depthwise convolution over each image's patch grid: "
     "it has no queries, keys, values, heads or pattern"
 )
@@ -125,13 +125,13 @@ class VisionConvolution(TowerValues):
     def attention_output(self, value) -> Residual:
         return first_tensor(value)
 
-    attention_queries = unavailable(NO_ATTENTION_TERMS)
-    attention_keys = unavailable(NO_ATTENTION_TERMS)
-    attention_values = unavailable(NO_ATTENTION_TERMS)
-    attention_scores = unavailable(NO_ATTENTION_TERMS)
-    attention_probabilities = unavailable(NO_ATTENTION_TERMS)
-    attention_head_outputs = unavailable(NO_ATTENTION_TERMS)
-    attention_premix = unavailable(NO_ATTENTION_TERMS)
+    attention_queries = unavailable(_NO_ATTENTION_TERMS)
+    attention_keys = unavailable(_NO_ATTENTION_TERMS)
+    attention_values = unavailable(_NO_ATTENTION_TERMS)
+    attention_scores = unavailable(_NO_ATTENTION_TERMS)
+    attention_probabilities = unavailable(_NO_ATTENTION_TERMS)
+    attention_head_outputs = unavailable(_NO_ATTENTION_TERMS)
+    attention_premix = unavailable(_NO_ATTENTION_TERMS)
 
 
 class VisionMlp(VisionMlp):

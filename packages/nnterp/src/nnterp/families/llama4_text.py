@@ -80,14 +80,6 @@ RENAME = {
 ROOT_SCATTER = True
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Llama 4's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
 class Mlp(Mlp):
     """Llama 4's dense gated MLP, on the dense blocks and as the shared expert; its activation is `activation_fn`."""
 
@@ -98,11 +90,6 @@ class Mlp(Mlp):
     )
     def mlp_activation(self, value) -> Neurons:
         return value
-
-
-class Moe(PremultipliedMoe):
-    """Llama 4's mixture: a sigmoid router over the top logits (`router`), every expert run on score-premultiplied
-    tokens, a shared expert the routed sum is added into."""
 
 
 class Vision(Vision):
@@ -141,7 +128,7 @@ ENVOYS = {
     Llama4TextDecoderLayer: Layer,
     Llama4TextAttention: Attention,
     Llama4TextMLP: Mlp,
-    Llama4TextMoe: Moe,
+    Llama4TextMoe: PremultipliedMoe,
     Llama4VisionModel: Vision,
     Llama4VisionEncoderLayer: VisionLayer,
     Llama4VisionAttention: VisionAttention,

@@ -70,6 +70,7 @@ from nnterp.components import (
     latent_qk_head_dim,
     mixture_reason,
 )
+from nnterp.components.regrouped import Regrouping
 from nnterp.components.tokens import token_rows
 
 RENAME = {
@@ -79,14 +80,14 @@ RENAME = {
 }
 
 #: The block's native module lists, and the names their first and second entries are registered under.
-HALVES = (
+_HALVES = (
     ("input_layernorm", "input_layernorm", "input_layernorm_2"),
     ("self_attn", "self_attn", "self_attn_2"),
     ("post_attention_layernorm", "post_attention_layernorm", "post_attention_layernorm_2"),
     ("mlps", "dense_mlp", "dense_mlp_2"),
 )
 #: The registered names in the order the forward calls the modules.
-FORWARD_ORDER = (
+_FORWARD_ORDER = (
     "input_layernorm",
     "self_attn",
     "post_attention_layernorm",
@@ -99,41 +100,27 @@ FORWARD_ORDER = (
 )
 
 
-def name_halves(block: torch.nn.Module) -> None:
+def _name_halves(block: torch.nn.Module) -> None:
     """Register each native list's two modules under their own names; the block keeps the lists as attributes."""
     if "self_attn_2" in block._modules:
         return
     named = {"mlp": block._modules.pop("mlp")}
-    for native, first, second in HALVES:
+    for native, first, second in _HALVES:
         modules = block._modules.pop(native)
         # The forward indexes the lists by attribute; the instance dict answers before torch's registry.
         object.__setattr__(block, native, modules)
         named[first], named[second] = modules[0], modules[1]
-    for name in FORWARD_ORDER:
+    for name in _FORWARD_ORDER:
         block._modules[name] = named[name]
 
 
-class Layer(Layer):
+class Layer(Regrouping, Layer):
     """LongCat-Flash's block, its two halves' modules named apart before the envoy mirrors them, on every load."""
 
-    def __init__(self, module: Any, *args: Any, **kwargs: Any) -> None:
-        name_halves(module)
-        super().__init__(module, *args, **kwargs)
-
-    def _update(self, module: Any) -> None:
-        name_halves(module)
-        super()._update(module)
+    regroup = staticmethod(_name_halves)
 
 
-class Attention(LatentAttention):
-    """LongCat-Flash's latent attention with a query latent, on the shared eager interface; both halves use it."""
-
-
-class Mlp(Mlp):
-    """LongCat-Flash's dense gated MLP, one in each half; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`."""
-
-
-def slot_outputs(envoy: Any) -> ExpertOutputs:
+def _slot_outputs(envoy: Any) -> ExpertOutputs:
     """Each slot's expert run on the token times the slot's weight, `[batch, seq, top_k, hidden_size]`.
 
     A zero-computation expert returns the token itself; the others are the experts
@@ -166,7 +153,7 @@ class Moe(Moe):
         return self.experts._module.total_experts
 
     expert_outputs = DerivedEProperty(
-        slot_outputs,
+        _slot_outputs,
         description="Each slot's expert output times its weight, the token itself for a zero-computation expert; "
         "computed from the experts' parameters, read-only; the slots sum to routed_output",
         unavailable=mixture_reason,
@@ -180,7 +167,7 @@ qk_head_dim = latent_qk_head_dim
 
 ENVOYS = {
     LongcatFlashDecoderLayer: Layer,
-    LongcatFlashMLA: Attention,
+    LongcatFlashMLA: LatentAttention,
     LongcatFlashMLP: Mlp,
     LongcatFlashMoE: Moe,
 }

@@ -20,12 +20,4 @@ RENAME = {
 }
 
 
-class Layer(HybridLayer):
-    """Mamba's block: the mixer's output added to the stream, no MLP; the base holds."""
-
-
-class SelectiveScan(SelectiveScan):
-    """Mamba's mixer; transformers' two selective-scan kernels, so the base holds."""
-
-
-ENVOYS = {MambaBlock: Layer, MambaMixer: SelectiveScan}
+ENVOYS = {MambaBlock: HybridLayer, MambaMixer: SelectiveScan}

@@ -19,12 +19,4 @@ RENAME = {
 }
 
 
-class Layer(HybridLayer):
-    """Mamba-2's block: the mixer's output added to the stream, no MLP; the base holds."""
-
-
-class StateSpace(StateSpace):
-    """Mamba-2's mixer; transformers' chunk scan and state update, so the base holds."""
-
-
-ENVOYS = {Mamba2Block: Layer, Mamba2Mixer: StateSpace}
+ENVOYS = {Mamba2Block: HybridLayer, Mamba2Mixer: StateSpace}

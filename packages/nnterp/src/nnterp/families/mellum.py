@@ -28,18 +28,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Mellum's attention; per-head query and key norms, then the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Mellum's dense gated MLP, on the dense blocks; the base holds."""
-
-
 class Moe(Moe):
     """Mellum's mixture: a softmax router (`gate`), grouped experts, no shared expert."""
 

@@ -35,10 +35,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
 class Attention(SinkAttention):
     """MiMo-V2-Flash's attention: the shared interface, values narrower than the queries, sinks on sliding blocks."""
 
@@ -61,10 +57,6 @@ class Attention(SinkAttention):
     def num_heads(self) -> int:
         """This block's query heads, counted off the output projection in value widths."""
         return self._module.o_proj.in_features // self.head_dim
-
-
-class Mlp(Mlp):
-    """MiMo-V2-Flash's dense gated MLP, on the dense blocks; the base holds."""
 
 
 class Moe(Moe):

@@ -17,7 +17,15 @@ before the head, which `project_on_vocab` does too.
 
 from transformers.models.minicpm3.modeling_minicpm3 import MiniCPM3Attention, MiniCPM3DecoderLayer, MiniCPM3MLP
 
-from nnterp.components import LatentAttention, Layer, ScaledMlp, latent_head_dim, latent_qk_head_dim, scaled_output
+from nnterp.components import (
+    LatentAttention,
+    Layer,
+    LogitLens,
+    ScaledMlp,
+    latent_head_dim,
+    latent_qk_head_dim,
+    scaled_output,
+)
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -26,18 +34,10 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """MiniCPM3's block; Llama's order with both contributions scaled by `residual_scale`."""
-
-
 class Attention(LatentAttention):
     """MiniCPM3's latent attention on the shared eager interface, its output scaled by the block."""
 
     attention_output = scaled_output("What the attention adds to the residual stream, after the block's multiplier")
-
-
-class Mlp(ScaledMlp):
-    """MiniCPM3's gated MLP; its output scaled by the block, its neurons unscaled."""
 
 
 #: The root's `head_dim` is the values' width and `qk_head_dim` the queries' and keys'.
@@ -45,9 +45,7 @@ head_dim = latent_head_dim
 qk_head_dim = latent_qk_head_dim
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, the division by `logits_scaling` the model applies, then `lm_head`."""
-    return model.lm_head(model.norm(hidden) / model.config.logits_scaling)
+project_on_vocab = LogitLens(divide_before="logits_scaling")
 
 
-ENVOYS = {MiniCPM3DecoderLayer: Layer, MiniCPM3Attention: Attention, MiniCPM3MLP: Mlp}
+ENVOYS = {MiniCPM3DecoderLayer: Layer, MiniCPM3Attention: Attention, MiniCPM3MLP: ScaledMlp}

@@ -6,7 +6,7 @@ the wrapper, so its rotary rows all count plain token positions. Loaded with
 `task="image-text-to-text"`.
 
 The modeling code is MiniCPM-V 4.6's under new names, so the tower's envoy classes
-and names are `nnterp.families.minicpmv4_6`'s. The tower (`vision`, at
+and names are MiniCPM-V 4.6's (`nnterp.components.vision`). The tower (`vision`, at
 `model.vision_tower`) packs all images' patches into the one row of a batch of one and
 calls the attention once per image (`PER_IMAGE`). The config reads documents in
 `"4x"` mode by default: the window-attention merger inside the tower (`vit_merger`)
@@ -26,8 +26,8 @@ from transformers.models.minicpm_ocr.modeling_minicpm_ocr import (
 )
 
 from nnterp.components import ImageScatter, VisionLayer, VisionMlp
+from nnterp.components.vision import MINICPM_TOWER_RENAME, MiniCPMVision, MiniCPMVisionAttention
 from nnterp.families import qwen3_5_text
-from nnterp.families.minicpmv4_6 import TOWER_RENAME, MiniCPMVision, MiniCPMVisionAttention
 from nnterp.families.qwen3_5_text import Attention, Layer, LinearAttention, Mlp
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
     "Mlp",
 ]
 
-RENAME = {**qwen3_5_text.RENAME, **TOWER_RENAME}
+RENAME = {**qwen3_5_text.RENAME, **MINICPM_TOWER_RENAME}
 
 ENVOYS = {
     **qwen3_5_text.ENVOYS,

@@ -29,19 +29,8 @@ from transformers.models.minicpmv4_6.modeling_minicpmv4_6 import (
     MiniCPMV4_6VisionModel,
 )
 
-from nnterp.components import (
-    EProperty,
-    ImageScatter,
-    Keys,
-    Queries,
-    QwenVisionAttention,
-    Values,
-    Vision,
-    VisionAttention,
-    VisionLayer,
-    VisionMlp,
-)
-from nnterp.components.vision import variable_resolution
+from nnterp.components import ImageScatter, VisionLayer, VisionMlp
+from nnterp.components.vision import MINICPM_TOWER_RENAME, MiniCPMVision, MiniCPMVisionAttention
 from nnterp.families import qwen3_5_text
 from nnterp.families.qwen3_5_text import Attention, Layer, LinearAttention, Mlp
 
@@ -58,47 +47,9 @@ __all__ = [
 ]
 
 #: The NaViT tower's inner names and the projector, keyed for the MiniCPM wrappers built on it.
-TOWER_RENAME = {
-    "model.vision_tower": "vision",
-    "model.merger": "projector",
-    "embeddings.patch_embedding": "patch_embed",
-    "encoder.layers": "layers",
-    "layer_norm1": "input_layernorm",
-    "layer_norm2": "post_attention_layernorm",
-    # Only the tower's attention: the text model's DeltaNet has an `out_proj` of its own.
-    "self_attn.out_proj": "self_attn.o_proj",
-    "fc2": "down_proj",
-    "activation_fn": "act_fn",
-    "post_layernorm": "norm",
-}
+TOWER_RENAME = MINICPM_TOWER_RENAME
 
 RENAME = {**qwen3_5_text.RENAME, **TOWER_RENAME}
-
-
-class MiniCPMVision(Vision):
-    """The MiniCPM NaViT tower: all images' patches in the one row of a batch of one, at each image's own resolution."""
-
-    ONE_ROW = True
-    image_size = property(variable_resolution)
-
-
-class MiniCPMVisionAttention(QwenVisionAttention):
-    """The MiniCPM NaViT tower's attention: one interface call per image, queries, keys and values whole before it."""
-
-    @EProperty("source.transpose_0.output", description="The queries entering attention")
-    def attention_queries(self, value) -> Queries:
-        return value
-
-    @EProperty("source.transpose_1.output", description="The keys entering attention")
-    def attention_keys(self, value) -> Keys:
-        return value
-
-    @EProperty("source.transpose_2.output", description="The values entering attention")
-    def attention_values(self, value) -> Values:
-        return value
-
-    # The tower keeps its batch of one, so the output projection's input is written back as it is, not squeezed.
-    attention_premix = VisionAttention.attention_premix
 
 
 ENVOYS = {

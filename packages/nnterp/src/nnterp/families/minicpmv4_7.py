@@ -29,8 +29,8 @@ from transformers.models.minicpmv4_7.modeling_minicpmv4_7 import (
 )
 
 from nnterp.components import ImageScatter, VisionLayer, VisionMlp
+from nnterp.components.vision import MINICPM_TOWER_RENAME, MiniCPMVision, MiniCPMVisionAttention
 from nnterp.families import qwen3_5_text
-from nnterp.families.minicpmv4_6 import TOWER_RENAME, MiniCPMVision, MiniCPMVisionAttention
 from nnterp.families.qwen3_5_text import Attention, Layer, LinearAttention, Mlp
 
 __all__ = [
@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 #: MiniCPM-V 4.6's tower names: 4.7's tower is the same NaViT under its own classes.
-RENAME = {**qwen3_5_text.RENAME, **TOWER_RENAME}
+RENAME = {**qwen3_5_text.RENAME, **MINICPM_TOWER_RENAME}
 
 ENVOYS = {
     **qwen3_5_text.ENVOYS,

@@ -43,12 +43,12 @@ RENAME = {
 }
 
 
-def attention_beta(envoy) -> float:
+def _attention_beta(envoy) -> float:
     """The factor the block holding `envoy` weighs its attention's or mixer's output by."""
     return envoy.parent._module.attn_beta_factor
 
 
-def mlp_beta(envoy) -> float:
+def _mlp_beta(envoy) -> float:
     """The factor the block holding `envoy` weighs its mixture's output by."""
     return envoy.parent._module.mlp_beta_factor
 
@@ -67,7 +67,7 @@ class Attention(Attention):
 
     attention_output = scaled_output(
         "What the attention adds to the residual stream: its output times the block's attn_beta_factor",
-        multiplier=attention_beta,
+        multiplier=_attention_beta,
     )
 
 
@@ -76,7 +76,7 @@ class LightningAttention(LightningAttention):
 
     attention_output = scaled_output(
         "What the mixer adds to the residual stream: its output times the block's attn_beta_factor",
-        multiplier=attention_beta,
+        multiplier=_attention_beta,
     )
 
 
@@ -89,7 +89,7 @@ class Moe(Moe):
 
     mlp_output = scaled_output(
         "What the mixture adds to the residual stream: its output times the block's mlp_beta_factor",
-        multiplier=mlp_beta,
+        multiplier=_mlp_beta,
     )
 
 

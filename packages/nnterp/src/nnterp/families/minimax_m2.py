@@ -23,14 +23,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """MiniMax-M2's attention; query and key norms over the projections, then the shared eager interface."""
-
-
 class Moe(Moe):
     """MiniMax-M2's mixture: a sigmoid router with a correction bias (`gate`), grouped experts."""
 

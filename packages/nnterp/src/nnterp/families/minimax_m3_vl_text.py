@@ -75,15 +75,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """MiniMax-M3's attention; per-head query and key norms, an indexer's block mask on sparse blocks, then the
-    shared eager interface, so the base holds."""
-
-
 class Mlp(Mlp):
     """MiniMax-M3's dense MLP, on the dense blocks and as the shared expert: a fused gate/up projection and a clamped
     gated activation computed in the forward."""

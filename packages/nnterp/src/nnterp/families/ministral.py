@@ -17,16 +17,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Ministral's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Ministral's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Ministral's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {MinistralDecoderLayer: Layer, MinistralAttention: Attention, MinistralMLP: Mlp}

@@ -22,16 +22,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Ministral 3's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Ministral 3's attention; the rotary embedding and Llama 4's query scale, then the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Ministral 3's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {Ministral3DecoderLayer: Layer, Ministral3Attention: Attention, Ministral3MLP: Mlp}

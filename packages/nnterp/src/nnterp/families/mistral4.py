@@ -30,33 +30,29 @@ from transformers.models.mistral4.modeling_mistral4 import (
     Mistral4MoE,
 )
 
-from nnterp.families import deepseek_v2, deepseek_v3
+from nnterp.components import LatentAttention, Layer, Mlp, Moe, latent_head_dim, latent_qk_head_dim
 
-RENAME = deepseek_v3.RENAME
+RENAME = {
+    "model.embed_tokens": "embed_tokens",
+    "model.layers": "layers",
+    "model.norm": "norm",
+}
 #: The root's `head_dim` is the values' width and `qk_head_dim` the queries' and keys'.
-head_dim = deepseek_v3.head_dim
-qk_head_dim = deepseek_v3.qk_head_dim
+head_dim = latent_head_dim
+qk_head_dim = latent_qk_head_dim
 
 
-class Layer(deepseek_v3.Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(deepseek_v3.Attention):
-    """DeepSeek-V3's latent attention on the shared eager interface, its queries scaled by position before it."""
-
-
-class Mlp(deepseek_v3.Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
-class Moe(deepseek_v2.Moe):
+class Moe(Moe):
     """DeepSeek-V2's mixture: a grouped softmax router scaled by `routed_scaling_factor` (`gate`), shared experts."""
+
+    SCORING = "softmax"
+    ROUTER = "gate"
+    SHARED = "shared_experts.output"
 
 
 ENVOYS = {
     Mistral4DecoderLayer: Layer,
-    Mistral4Attention: Attention,
+    Mistral4Attention: LatentAttention,
     Mistral4MLP: Mlp,
     Mistral4MoE: Moe,
 }

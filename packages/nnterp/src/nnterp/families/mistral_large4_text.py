@@ -69,27 +69,11 @@ head_dim = glm_moe_dsa.head_dim
 qk_head_dim = glm_moe_dsa.qk_head_dim
 
 
-class Layer(glm_moe_dsa.Layer):
-    """The block; Llama's order, returning the stream with the indexer's choice for the next block."""
-
-
-class Attention(glm_moe_dsa.Attention):
-    """GLM-5's indexed latent attention on the shared eager interface, its queries scaled by position before it."""
-
-
-class Mlp(mistral4.Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
-class Moe(mistral4.Moe):
-    """Mistral 4's mixture: a grouped softmax router (`gate`), renormalized and scaled, grouped experts, shared experts."""
-
-
 ENVOYS = {
-    MistralLarge4TextDecoderLayer: Layer,
-    MistralLarge4TextAttention: Attention,
-    MistralLarge4TextMLP: Mlp,
-    MistralLarge4TextMoE: Moe,
+    MistralLarge4TextDecoderLayer: glm_moe_dsa.Layer,
+    MistralLarge4TextAttention: glm_moe_dsa.Attention,
+    MistralLarge4TextMLP: mistral4.Mlp,
+    MistralLarge4TextMoE: mistral4.Moe,
     # Mistral 3's tower and scatter (`nnterp.families.mistral`).
     PixtralVisionModel: PixtralVision,
     PixtralAttentionLayer: VisionLayer,

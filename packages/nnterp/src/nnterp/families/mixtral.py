@@ -21,14 +21,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Mixtral's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
 class Moe(Moe):
     """Mixtral's mixture: a softmax router renormalized over the chosen experts (`gate`), grouped experts."""
 

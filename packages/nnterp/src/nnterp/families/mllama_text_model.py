@@ -29,7 +29,7 @@ from nnterp.components.standard import first_tensor, rewrap
 from nnterp.components.vision import WRAPPED_TEXT_RENAME
 
 #: Why a cross-attention block serves nothing.
-CROSS_BLOCK = (
+_CROSS_BLOCK = (
     "a cross-attention block: it runs only when an image's states reach it (never on a text-only run) "
     "and nnterp serves no value of it yet"
 )
@@ -42,42 +42,34 @@ RENAME = {
 }
 
 
-def on_cross_block(mlp) -> str | None:
+def _on_cross_block(mlp) -> str | None:
     """`CROSS_BLOCK` where the MLP is a cross-attention block's."""
-    return CROSS_BLOCK if isinstance(mlp.parent._module, MllamaCrossAttentionDecoderLayer) else None
+    return _CROSS_BLOCK if isinstance(mlp.parent._module, MllamaCrossAttentionDecoderLayer) else None
 
 
 def _unless_cross_block(name: str):
     def predicate(mlp) -> str | None:
-        return on_cross_block(mlp) or needs_child(name, "mlp")(mlp)
+        return _on_cross_block(mlp) or needs_child(name, "mlp")(mlp)
 
     predicate.__name__ = f"needs_{name}_off_a_cross_block"
     return predicate
 
 
-class Layer(Layer):
-    """A self-attention block: Llama's."""
-
-
 class CrossAttentionLayer(Layer):
     """A cross-attention block: skipped without an image, and no value served."""
 
-    layer_input = unavailable(CROSS_BLOCK)
-    attention_norm_output = unavailable(CROSS_BLOCK)
-    layer_mid = unavailable(CROSS_BLOCK)
-    mlp_norm_output = unavailable(CROSS_BLOCK)
-    mlp_input = unavailable(CROSS_BLOCK)
-    layer_output = unavailable(CROSS_BLOCK)
-
-
-class Attention(Attention):
-    """A self-attention block's attention: Llama's, on the shared eager interface."""
+    layer_input = unavailable(_CROSS_BLOCK)
+    attention_norm_output = unavailable(_CROSS_BLOCK)
+    layer_mid = unavailable(_CROSS_BLOCK)
+    mlp_norm_output = unavailable(_CROSS_BLOCK)
+    mlp_input = unavailable(_CROSS_BLOCK)
+    layer_output = unavailable(_CROSS_BLOCK)
 
 
 class Mlp(Mlp):
     """The gated MLP of either block kind; a cross-attention block's serves nothing."""
 
-    @EProperty("output", description="What the MLP adds to the residual stream", unavailable=on_cross_block)
+    @EProperty("output", description="What the MLP adds to the residual stream", unavailable=_on_cross_block)
     def mlp_output(self, value) -> Residual:
         return first_tensor(value)
 

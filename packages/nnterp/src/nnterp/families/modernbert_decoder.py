@@ -22,7 +22,7 @@ from transformers.models.modernbert_decoder.modeling_modernbert_decoder import (
     ModernBertDecoderMLP,
 )
 
-from nnterp.components import Attention, EProperty, Layer, Mlp
+from nnterp.components import Attention, EProperty, Layer, LogitLens, Mlp
 
 RENAME = {
     "model.embeddings.tok_embeddings": "embed_tokens",
@@ -41,23 +41,8 @@ RENAME = {
 lm_head_output = EProperty("decoder.output")
 
 
-def project_on_vocab(model, hidden):
-    """Logits for a residual-stream tensor: the final norm, the prediction head, then the vocabulary projection."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.decoder._module.weight.device)
-    return model.decoder(model.lm_head(model.norm(hidden)))
-
-
-class Layer(Layer):
-    """ModernBERT decoder's block; a pre-norm block returning the bare tensor, so the base holds."""
-
-
-class Attention(Attention):
-    """ModernBERT decoder's attention; the shared eager interface, its output projection `Wo`, so the base holds."""
-
-
-class Mlp(Mlp):
-    """ModernBERT decoder's gated MLP; `Wo` sums `act(input) * gate` of the fused `Wi`, so the base holds."""
+#: The prediction head (`lm_head`) then the vocabulary projection (`decoder`) after the final norm.
+project_on_vocab = LogitLens(head=("lm_head", "decoder"))
 
 
 ENVOYS = {ModernBertDecoderLayer: Layer, ModernBertDecoderAttention: Attention, ModernBertDecoderMLP: Mlp}

@@ -65,18 +65,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Molmo2's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Molmo2's attention; the shared eager interface after the query/key norms, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Molmo2's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 class Molmo2Vision(Vision):
     """Molmo2's ViT: every crop at the one square resolution its position table fixes."""
 

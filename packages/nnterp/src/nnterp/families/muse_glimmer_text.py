@@ -30,7 +30,6 @@ the text width and `model.perception_emb_norm` norms the result without weights,
 
 from typing import Any
 
-import torch
 from transformers.models.muse_glimmer.modeling_muse_glimmer import (
     MuseGlimmerModel,
     MuseGlimmerTextAttention,
@@ -52,15 +51,16 @@ from nnterp.components import (
     VisionLayer,
     VisionMlp,
 )
+from nnterp.components.logit_lens import LogitLens
 from nnterp.components.vision import (
     QWEN_TOWER_RENAME,
     WRAPPED_TEXT_RENAME,
+    MoonVisionAttention,
     Patches,
     as_native,
     as_patches,
     no_tower_run,
 )
-from nnterp.families.kimi_k25 import MoonVisionAttention
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "MuseVision", "MuseVisionAttention", "project_on_vocab"]
 
@@ -75,13 +75,7 @@ RENAME = {
 }
 
 
-def project_on_vocab(model: Any, hidden: Any) -> Any:
-    """The logit lens: the final norm, `lm_head`, then the wrapper's scale by `output_multiplier` and its softcap."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    config = model.config.get_text_config()
-    cap = config.final_logit_softcapping
-    return cap * torch.tanh(model.lm_head(model.norm(hidden)) * config.output_multiplier / cap)
+project_on_vocab = LogitLens(multiply="output_multiplier", softcap="final_logit_softcapping")
 
 
 class Layer(SandwichLayer):

@@ -44,7 +44,6 @@ from nnterp.components import (
     EProperty,
     ImageScatter,
     Moe,
-    Residual,
     SandwichAttention,
     SandwichLayer,
     SandwichMlp,
@@ -52,20 +51,21 @@ from nnterp.components import (
     VisionMlp,
     unavailable,
 )
+from nnterp.components.scaled import scaled_value
 from nnterp.families import muse_glimmer_text
 from nnterp.families.muse_glimmer_text import MuseVision, MuseVisionAttention, project_on_vocab
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "gate_weights", "project_on_vocab"]
+__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "project_on_vocab"]
 
 RENAME = dict(muse_glimmer_text.RENAME)
 
 #: The block's gate after each sublayer, by the sublayer's name.
-GATES = {"attention": "post_attention_residual_gate", "mlp": "post_feedforward_residual_gate"}
+_GATES = {"attention": "post_attention_residual_gate", "mlp": "post_feedforward_residual_gate"}
 #: The block's post-norm before each gate, by the sublayer's name.
-NORMS = {"attention": "post_attention_layernorm", "mlp": "post_feedforward_layernorm"}
+_NORMS = {"attention": "post_attention_layernorm", "mlp": "post_feedforward_layernorm"}
 
 
-def gate_weights(gate: Any) -> tuple[torch.Tensor, torch.Tensor]:
+def _gate_weights(gate: Any) -> tuple[torch.Tensor, torch.Tensor]:
     """`(a, b)` of a residual gate module: the stream's weight and the contribution's, per channel, as it computes them."""
     w = gate.gate / gate.temperature
     beta = torch.sigmoid(w)
@@ -73,35 +73,20 @@ def gate_weights(gate: Any) -> tuple[torch.Tensor, torch.Tensor]:
     return alpha, beta
 
 
-def gated_contribution(sublayer: str) -> EProperty:
+def _gated_contribution(sublayer: str) -> EProperty:
     """A sublayer's contribution: its sibling post-norm's output times the gate's contribution weight `b`."""
     what = "attention" if sublayer == "attention" else "MLP"
 
     def weight(envoy: Any) -> torch.Tensor:
-        return gate_weights(getattr(envoy.parent._module, GATES[sublayer]))[1]
+        return _gate_weights(getattr(envoy.parent._module, _GATES[sublayer]))[1]
 
-    def contribution(self: Any, value: Any) -> Residual:
-        return weight(self) * value
-
-    contribution.__name__ = f"{sublayer}_output"
-    prop = EProperty(
-        f"../{NORMS[sublayer]}.output",
-        description=f"What the {what} adds to the residual stream: the block's {NORMS[sublayer]} output times the "
+    return scaled_value(
+        f"../{_NORMS[sublayer]}.output",
+        weight,
+        f"What the {what} adds to the residual stream: the block's {_NORMS[sublayer]} output times the "
         "gate's per-channel contribution weight",
-    )(contribution)
-
-    @prop.postprocess
-    def contribution(self, value):
-        return value / weight(self)
-
-    @prop.transform
-    def contribution(self, view, raw):
-        scale = weight(self)
-        if torch.equal(view, scale * raw):
-            return raw
-        return view / scale
-
-    return prop
+        name=f"{sublayer}_output",
+    )
 
 
 class Layer(SandwichLayer):
@@ -111,17 +96,17 @@ class Layer(SandwichLayer):
 class Attention(SandwichAttention):
     """Muse Spark's gated attention, its head outputs normed; the contribution the gated post-norm."""
 
-    attention_output = gated_contribution("attention")
+    attention_output = _gated_contribution("attention")
 
 
 class Mlp(SandwichMlp):
     """Muse Spark's dense gated MLP; the contribution the gated post-norm."""
 
-    mlp_output = gated_contribution("mlp")
+    mlp_output = _gated_contribution("mlp")
 
 
 #: Why a mixture slot has no output at the stream's width.
-POOLED = (
+_POOLED = (
     "this mixture has no expert_outputs at the stream's width: the experts run at the pooled width "
     "moe_hidden_size, and post_expert_proj projects their weighted sum back"
 )
@@ -135,8 +120,8 @@ class Moe(Moe):
     # The logits the sigmoid scores: the linear layer's output times `output_multiplier`.
     LOGITS = "router_logits_1"
 
-    mlp_output = gated_contribution("mlp")
-    expert_outputs = unavailable(POOLED)
+    mlp_output = _gated_contribution("mlp")
+    expert_outputs = unavailable(_POOLED)
 
     @property
     def routed_key(self) -> str:

@@ -46,16 +46,4 @@ class Body(Standard):
     sourced = True
 
 
-class Layer(Layer):
-    """NanoChat's decoder block; Llama's arithmetic with weightless norms, so the base holds."""
-
-
-class Attention(Attention):
-    """NanoChat's attention; the shared eager interface after the per-head query/key norms, so the base holds."""
-
-
-class Mlp(Mlp):
-    """NanoChat's plain MLP; `fc2` sums `relu2(fc1(x))`, so the base holds."""
-
-
 ENVOYS = {NanoChatModel: Body, NanoChatDecoderLayer: Layer, NanoChatAttention: Attention, NanoChatMLP: Mlp}

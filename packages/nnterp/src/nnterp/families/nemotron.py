@@ -18,16 +18,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Nemotron's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Nemotron's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Nemotron's plain MLP, `down_proj(act_fn(up_proj(x)))` without a gate: `up_proj` is the only input projection, and `mlp_neurons` is `mlp_activation` itself."""
-
-
 ENVOYS = {NemotronDecoderLayer: Layer, NemotronAttention: Attention, NemotronMLP: Mlp}

@@ -18,16 +18,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """OLMo's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """OLMo's attention; the optional `clip_qkv` clamp, then the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """OLMo's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {OlmoDecoderLayer: Layer, OlmoAttention: Attention, OlmoMLP: Mlp}

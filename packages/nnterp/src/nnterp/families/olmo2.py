@@ -20,16 +20,4 @@ RENAME = {
 }
 
 
-class Layer(PostNormLayer):
-    """OLMo 2's post-norm block; the post-norm base holds."""
-
-
-class Attention(SandwichAttention):
-    """OLMo 2's attention; the shared eager interface after the query/key norms, the contribution post-normed."""
-
-
-class Mlp(SandwichMlp):
-    """OLMo 2's gated MLP; the contribution post-normed."""
-
-
-ENVOYS = {Olmo2DecoderLayer: Layer, Olmo2Attention: Attention, Olmo2MLP: Mlp}
+ENVOYS = {Olmo2DecoderLayer: PostNormLayer, Olmo2Attention: SandwichAttention, Olmo2MLP: SandwichMlp}

@@ -20,16 +20,4 @@ RENAME = {
 }
 
 
-class Layer(PostNormLayer):
-    """OLMo 3's post-norm block; the post-norm base holds."""
-
-
-class Attention(SandwichAttention):
-    """OLMo 3's attention; the shared eager interface with this block's window, the contribution post-normed."""
-
-
-class Mlp(SandwichMlp):
-    """OLMo 3's gated MLP; the contribution post-normed."""
-
-
-ENVOYS = {Olmo3DecoderLayer: Layer, Olmo3Attention: Attention, Olmo3MLP: Mlp}
+ENVOYS = {Olmo3DecoderLayer: PostNormLayer, Olmo3Attention: SandwichAttention, Olmo3MLP: SandwichMlp}

@@ -38,13 +38,9 @@ RENAME = {
 }
 
 #: The norm a sandwich block puts before its MLP, which OLMo-Hybrid's post-norm attention block lacks.
-PRE_MLP_NORM = "pre_feedforward_layernorm"
+_PRE_MLP_NORM = "pre_feedforward_layernorm"
 #: The norm after the MLP, on the attention blocks only.
-POST_MLP_NORM = "post_feedforward_layernorm"
-
-
-class Layer(HybridLayer):
-    """OLMo-Hybrid's DeltaNet block: Llama's pre-norm order around the mixer and the MLP; the base holds."""
+_POST_MLP_NORM = "post_feedforward_layernorm"
 
 
 class AttentionLayer(HybridLayer):
@@ -55,25 +51,17 @@ class AttentionLayer(HybridLayer):
         return value
 
     @EProperty(
-        f"{PRE_MLP_NORM}.output",
+        f"{_PRE_MLP_NORM}.output",
         description="The normed stream entering the MLP",
-        unavailable=needs_child(PRE_MLP_NORM),
+        unavailable=needs_child(_PRE_MLP_NORM),
     )
     def mlp_norm_output(self, value) -> Residual:
         return value
 
 
-class Attention(SandwichAttention):
-    """OLMo-Hybrid's attention; the shared eager interface after the full-width query/key norms, post-normed."""
-
-
-class LinearAttention(LinearAttention):
-    """OLMo-Hybrid's gated DeltaNet; transformers' two delta-rule kernels, so the base holds."""
-
-
 def _contribution_key(envoy) -> str:
-    if hasattr(envoy.parent._module, POST_MLP_NORM):
-        return f"../{POST_MLP_NORM}.output"
+    if hasattr(envoy.parent._module, _POST_MLP_NORM):
+        return f"../{_POST_MLP_NORM}.output"
     return "output"
 
 
@@ -83,16 +71,16 @@ class Mlp(Mlp):
     @EProperty(
         _contribution_key,
         unavailable=always,
-        description=f"What the MLP adds to the residual stream: on an attention block, the output of {POST_MLP_NORM}",
+        description=f"What the MLP adds to the residual stream: on an attention block, the output of {_POST_MLP_NORM}",
     )
     def mlp_output(self, value) -> Residual:
         return value
 
 
 ENVOYS = {
-    OlmoHybridLinearAttentionDecoderLayer: Layer,
+    OlmoHybridLinearAttentionDecoderLayer: HybridLayer,
     OlmoHybridAttentionDecoderLayer: AttentionLayer,
-    OlmoHybridAttention: Attention,
+    OlmoHybridAttention: SandwichAttention,
     OlmoHybridGatedDeltaNet: LinearAttention,
     OlmoHybridMLP: Mlp,
 }

@@ -23,14 +23,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """OLMoE's attention; query and key norms over the projections, then the shared eager interface."""
-
-
 class Moe(Moe):
     """OLMoE's mixture: a softmax router (`gate`), grouped experts, no shared expert."""
 

@@ -47,7 +47,7 @@ RENAME = {
     "mlp.c_proj": "mlp.down_proj",
 }
 
-INNER = "source.self__attn_0"
+_INNER = "source.self__attn_0"
 
 final_norm_output = unavailable(NO_FINAL_NORM)
 project_on_vocab = lm_head_only
@@ -62,16 +62,16 @@ class Layer(PostLNLayer):
 class Attention(OwnAttention):
     """GPT-1's attention, read inside its own `_attn`."""
 
-    attention_queries = own_value("attention_queries", f"{INNER}.inputs", select=0)
-    attention_keys = own_value("attention_keys", f"{INNER}.inputs", KEYS_TRANSPOSED, select=1)
-    attention_values = own_value("attention_values", f"{INNER}.inputs", select=2)
+    attention_queries = own_value("attention_queries", f"{_INNER}.inputs", select=0)
+    attention_keys = own_value("attention_keys", f"{_INNER}.inputs", KEYS_TRANSPOSED, select=1)
+    attention_values = own_value("attention_values", f"{_INNER}.inputs", select=2)
     attention_scores = own_value(
         "attention_scores",
-        f"{INNER}.source.nn_functional_softmax_0.input",
+        f"{_INNER}.source.nn_functional_softmax_0.input",
         description="The attention scores entering the softmax, the causal mask written as -1e4",
     )
     attention_probabilities = own_value("attention_probabilities", "attn_dropout.output")
-    attention_head_outputs = own_value("attention_head_outputs", f"{INNER}.output", HEADS_FIRST, select=0)
+    attention_head_outputs = own_value("attention_head_outputs", f"{_INNER}.output", HEADS_FIRST, select=0)
     attention_premix = own_value("attention_premix", "o_proj.input", MERGED_HEADS)
 
 

@@ -19,7 +19,7 @@ RENAME = {
     "self_attn.out_proj": "self_attn.o_proj",
 }
 
-NO_MLP = "OPT's block runs fc1, the activation and fc2 inline: there is no mlp module to call"
+_NO_MLP = "OPT's block runs fc1, the activation and fc2 inline: there is no mlp module to call"
 
 
 class Layer(Layer):
@@ -35,11 +35,7 @@ class Layer(Layer):
     def mlp_norm_output(self, value) -> FlatResidual:
         return value
 
-    mlp_input = unavailable(NO_MLP)
-
-
-class Attention(Attention):
-    """OPT's attention; the shared eager interface and the residual added in the block, so the base holds."""
+    mlp_input = unavailable(_NO_MLP)
 
 
 def intermediate_size(model) -> int:

@@ -47,29 +47,13 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """PaddleOCR-VL's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """PaddleOCR-VL's attention; the shared eager interface after the multimodal rotary embedding, so the base holds."""
-
-
-class Mlp(Mlp):
-    """PaddleOCR-VL's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
-class PaddleVisionAttention(QwenVisionAttention):
-    """PaddleOCR-VL's tower attention: one interface call per image over the packed patches, as the Qwen ViT's."""
-
-
 ENVOYS = {
     PaddleOCRDecoderLayer: Layer,
     PaddleOCRAttention: Attention,
     PaddleOCRMLP: Mlp,
     PaddleOCRVisionTransformer: PatchwiseVision,
     PaddleOCRVisionEncoderLayer: VisionLayer,
-    PaddleOCRVisionAttention: PaddleVisionAttention,
+    PaddleOCRVisionAttention: QwenVisionAttention,
     PaddleOCRVisionMLP: VisionMlp,
     PaddleOCRVLModel: ImageScatter,
 }

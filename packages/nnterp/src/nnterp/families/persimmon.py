@@ -9,10 +9,8 @@ The MLP is `dense_h_to_4h`, `act` (squared ReLU by default), `dense_4h_to_h`, an
 its contribution is read after the block's `dropout`. The block adds `(x + attn) +
 mlp`, so the contribution identity holds bit for bit.
 
-Fuyu's wrapper (`FuyuForCausalLM`, under either task) holds this text model under
-`model.language_model`. It has no tower: its one image module, `vision_embed_tokens`,
-linearly projects each raw patch into the text stream, so no module is a tower apart
-from the projector and the wrapper has no `vision` or `projector`.
+Fuyu, the wrapper over a Persimmon text model, is a module of its own that composes
+this one's `RENAME` and `ENVOYS`.
 """
 
 from transformers.models.persimmon.modeling_persimmon import (
@@ -27,21 +25,10 @@ RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.final_layernorm": "norm",
-    "model.language_model.embed_tokens": "embed_tokens",
-    "model.language_model.layers": "layers",
-    "model.language_model.final_layernorm": "norm",
     "self_attn.dense": "self_attn.o_proj",
     "dense_4h_to_h": "down_proj",
     "act": "act_fn",
 }
-
-
-class Layer(Layer):
-    """Persimmon's sequential block; both norms are Llama's names, so the base holds."""
-
-
-class Attention(Attention):
-    """Persimmon's attention; the shared eager interface, so the base holds."""
 
 
 class Mlp(Mlp):

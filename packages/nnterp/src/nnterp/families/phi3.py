@@ -22,16 +22,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Phi-3's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Phi-3's attention; a fused `qkv_proj`, then the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Phi-3's gated MLP with a fused `gate_up_proj`; `activation_fn` is the activation, so the base holds."""
-
-
 ENVOYS = {Phi3DecoderLayer: Layer, Phi3Attention: Attention, Phi3MLP: Mlp}

@@ -28,16 +28,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Phi-4-multimodal's decoder block; Phi-3's, so the base holds."""
-
-
-class Attention(Attention):
-    """Phi-4-multimodal's attention; a fused `qkv_proj`, then the shared eager interface, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Phi-4-multimodal's gated MLP with a fused `gate_up_proj`; `activation_fn` is the activation, so the base holds."""
-
-
 ENVOYS = {Phi4MultimodalDecoderLayer: Layer, Phi4MultimodalAttention: Attention, Phi4MultimodalMLP: Mlp}

@@ -26,14 +26,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Phi-MoE's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
 class Moe(Moe):
     """Phi-MoE's mixture: the sparse-mixer router (`router`), grouped experts, no shared expert."""
 

@@ -37,21 +37,9 @@ from nnterp.components import (
     VisionLayer,
     VisionMlp,
 )
-from nnterp.families import qwen2_5_vl_text
+from nnterp.components.vision import QWEN_VL_WRAPPER_RENAME
 
-RENAME = {**qwen2_5_vl_text.RENAME}
-
-
-class Layer(Layer):
-    """Qwen2.5-Omni's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Qwen2.5-Omni's attention; the shared eager interface after the multimodal rotary embedding, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Qwen2.5-Omni's gated text MLP; the base holds."""
+RENAME = dict(QWEN_VL_WRAPPER_RENAME)
 
 
 class ThinkerScatter(ImageScatter):

@@ -43,18 +43,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Qwen2.5-VL's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Qwen2.5-VL's attention; the shared eager interface after the multimodal rotary embedding, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Qwen2.5-VL's gated MLP; the base holds."""
-
-
 ENVOYS = {
     Qwen2_5_VLDecoderLayer: Layer,
     Qwen2_5_VLAttention: Attention,

@@ -28,18 +28,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Qwen2-MoE's block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Qwen2-MoE's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Qwen2-MoE's dense gated MLP, on the dense blocks and as the shared expert; the base holds."""
-
-
 class Moe(Moe):
     """Qwen2-MoE's mixture: a softmax router (`gate`), grouped experts, a sigmoid-gated shared expert."""
 

@@ -42,18 +42,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Qwen2-VL's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Qwen2-VL's attention; the shared eager interface after the multimodal rotary embedding, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Qwen2-VL's gated MLP; the base holds."""
-
-
 ENVOYS = {
     Qwen2VLDecoderLayer: Layer,
     Qwen2VLAttention: Attention,

@@ -55,32 +55,12 @@ RENAME = {
 }
 
 
-class Layer(HybridLayer):
-    """Qwen3.5-MoE's block: one mixer, then the mixture, each added to the stream as it is; the base holds."""
-
-
-class Attention(Attention):
-    """Qwen3.5-MoE's attention; the shared eager interface, the gate applied after it, so the base holds."""
-
-
-class LinearAttention(LinearAttention):
-    """Qwen3.5-MoE's gated DeltaNet; transformers' two delta-rule kernels, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Qwen3.5-MoE's gated MLP, the mixture's shared expert; the base holds."""
-
-
-class Moe(qwen2_moe.Moe):
-    """Qwen3.5-MoE's mixture; Qwen2-MoE's router, experts and gated shared expert, so that class holds."""
-
-
 ENVOYS = {
-    Qwen3_5MoeDecoderLayer: Layer,
+    Qwen3_5MoeDecoderLayer: HybridLayer,
     Qwen3_5MoeAttention: Attention,
     Qwen3_5MoeGatedDeltaNet: LinearAttention,
     Qwen3_5MoeMLP: Mlp,
-    Qwen3_5MoeSparseMoeBlock: Moe,
+    Qwen3_5MoeSparseMoeBlock: qwen2_moe.Moe,
     Qwen3_5MoeVisionModel: QwenVision,
     Qwen3_5MoeVisionBlock: VisionLayer,
     Qwen3_5MoeVisionAttention: QwenVisionAttention,

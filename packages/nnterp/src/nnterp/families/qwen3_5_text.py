@@ -61,18 +61,6 @@ class Layer(HybridLayer):
     """Qwen3.5's block: one mixer, then the MLP, each added to the stream as it is; the base holds."""
 
 
-class Attention(Attention):
-    """Qwen3.5's attention; the shared eager interface, the gate applied after it, so the base holds."""
-
-
-class LinearAttention(LinearAttention):
-    """Qwen3.5's gated DeltaNet; transformers' two delta-rule kernels, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Qwen3.5's gated MLP; the base holds."""
-
-
 ENVOYS = {
     Qwen3_5DecoderLayer: Layer,
     Qwen3_5Attention: Attention,

@@ -25,18 +25,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Qwen3-MoE's attention; per-head query and key norms, then the shared eager interface."""
-
-
-class Mlp(Mlp):
-    """The dense gated MLP, on the dense blocks; the base holds."""
-
-
 class Moe(Moe):
     """Qwen3-MoE's mixture: a softmax router (`gate`), grouped experts, no shared expert."""
 

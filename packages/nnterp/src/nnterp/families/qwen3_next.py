@@ -24,30 +24,10 @@ from nnterp.families import qwen2_moe
 RENAME = qwen2_moe.RENAME
 
 
-class Layer(HybridLayer):
-    """Qwen3-Next's block: one mixer, then the MLP, each added to the stream as it is; the base holds."""
-
-
-class Attention(Attention):
-    """Qwen3-Next's attention; the shared eager interface, the gate applied after it, so the base holds."""
-
-
-class LinearAttention(LinearAttention):
-    """Qwen3-Next's gated DeltaNet; transformers' two delta-rule kernels, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Qwen3-Next's dense gated MLP, on the dense blocks and as the shared expert; the base holds."""
-
-
-class Moe(qwen2_moe.Moe):
-    """Qwen3-Next's mixture; Qwen2-MoE's router, experts and gated shared expert, so that class holds."""
-
-
 ENVOYS = {
-    Qwen3NextDecoderLayer: Layer,
+    Qwen3NextDecoderLayer: HybridLayer,
     Qwen3NextAttention: Attention,
     Qwen3NextGatedDeltaNet: LinearAttention,
     Qwen3NextMLP: Mlp,
-    Qwen3NextSparseMoeBlock: Moe,
+    Qwen3NextSparseMoeBlock: qwen2_moe.Moe,
 }

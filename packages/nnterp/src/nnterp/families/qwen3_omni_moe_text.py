@@ -35,45 +35,22 @@ from transformers.models.qwen3_omni_moe.modeling_qwen3_omni_moe import (
 )
 
 from nnterp.components import Attention, Mlp, QwenVision, QwenVisionAttention, VisionLayer, VisionMlp
+from nnterp.components.deepstack import DeepstackLayer, DeepstackTextModel
 from nnterp.families import qwen2_5_omni_text, qwen3_moe, qwen3_vl_text
 
 RENAME = {**qwen3_vl_text.RENAME}
 
 
-class TextModel(qwen3_vl_text.TextModel):
-    """The text model; its forward is instrumented at build, since `deepstack_output` is read inside it."""
-
-
-class Layer(qwen3_vl_text.Layer):
-    """Qwen3-Omni's decoder block; Qwen3-VL's, with the stream after its deepstack tap, so that class holds."""
-
-
-class Attention(Attention):
-    """Qwen3-Omni's attention; the shared eager interface after the per-head query/key norms, so the base holds."""
-
-
-class Mlp(Mlp):
-    """The dense gated MLP, on the dense blocks; the base holds."""
-
-
-class Moe(qwen3_moe.Moe):
-    """Qwen3-Omni's mixture; Qwen3-MoE's softmax router (`gate`) and grouped experts, so that class holds."""
-
-
-class ThinkerScatter(qwen2_5_omni_text.ThinkerScatter):
-    """The thinker's model: its forward scatters the audio features, then the image's, then the video's."""
-
-
 ENVOYS = {
-    Qwen3OmniMoeThinkerTextModel: TextModel,
-    Qwen3OmniMoeThinkerTextDecoderLayer: Layer,
+    Qwen3OmniMoeThinkerTextModel: DeepstackTextModel,
+    Qwen3OmniMoeThinkerTextDecoderLayer: DeepstackLayer,
     Qwen3OmniMoeThinkerTextAttention: Attention,
     Qwen3OmniMoeThinkerTextMLP: Mlp,
-    Qwen3OmniMoeThinkerTextSparseMoeBlock: Moe,
+    Qwen3OmniMoeThinkerTextSparseMoeBlock: qwen3_moe.Moe,
     Qwen3OmniMoeVisionEncoder: QwenVision,
     Qwen3OmniMoeVisionBlock: VisionLayer,
     Qwen3OmniMoeVisionAttention: QwenVisionAttention,
     Qwen3OmniMoeVisionMLP: VisionMlp,
     # Keyed by path: a release before `Qwen3OmniMoeThinkerModel` lacks the class, and this module imports there too.
-    "model.model": ThinkerScatter,
+    "model.model": qwen2_5_omni_text.ThinkerScatter,
 }

@@ -38,37 +38,18 @@ from nnterp.components import (
     VisionLayer,
     VisionMlp,
 )
+from nnterp.components.deepstack import DeepstackLayer, DeepstackTextModel
 from nnterp.families import qwen3_moe, qwen3_vl_text
 
 RENAME = {**qwen3_vl_text.RENAME}
 
 
-class TextModel(qwen3_vl_text.TextModel):
-    """The text model; its forward is instrumented at build, since `deepstack_output` is read inside it."""
-
-
-class Layer(qwen3_vl_text.Layer):
-    """Qwen3-VL-MoE's decoder block; Qwen3-VL's, with the stream after its deepstack tap, so that class holds."""
-
-
-class Attention(Attention):
-    """Qwen3-VL-MoE's attention; the shared eager interface after the per-head query/key norms, so the base holds."""
-
-
-class Mlp(Mlp):
-    """The dense gated MLP, on the dense blocks; the base holds."""
-
-
-class Moe(qwen3_moe.Moe):
-    """Qwen3-VL-MoE's mixture; Qwen3-MoE's softmax router (`gate`) and grouped experts, so that class holds."""
-
-
 ENVOYS = {
-    Qwen3VLMoeTextModel: TextModel,
-    Qwen3VLMoeTextDecoderLayer: Layer,
+    Qwen3VLMoeTextModel: DeepstackTextModel,
+    Qwen3VLMoeTextDecoderLayer: DeepstackLayer,
     Qwen3VLMoeTextAttention: Attention,
     Qwen3VLMoeTextMLP: Mlp,
-    Qwen3VLMoeTextSparseMoeBlock: Moe,
+    Qwen3VLMoeTextSparseMoeBlock: qwen3_moe.Moe,
     Qwen3VLMoeVisionModel: QwenVision,
     Qwen3VLMoeVisionBlock: VisionLayer,
     Qwen3VLMoeVisionAttention: QwenVisionAttention,

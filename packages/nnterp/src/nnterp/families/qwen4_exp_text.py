@@ -89,6 +89,7 @@ from nnterp.components import (
     needs_child,
     unavailable,
 )
+from nnterp.components.logit_lens import LogitLens
 from nnterp.components.vision import QWEN3_TOWER_RENAME
 from nnterp.families import qwen2_moe
 
@@ -106,17 +107,17 @@ RENAME = {
 }
 
 #: Why the streams have no mixing matrix.
-UNMIXED = "these hyper-connections add the streams back unmixed: each stream keeps itself and gains a weighted output"
+_UNMIXED = "these hyper-connections add the streams back unmixed: each stream keeps itself and gains a weighted output"
 
 
-def stream_count(envoy):
+def _stream_count(envoy):
     """The streams a block of `envoy`'s model carries."""
     return envoy.root._module.config.get_text_config().hc_count
 
 
-def unflattened(envoy, value):
+def _unflattened(envoy, value):
     """`[batch, seq, streams * hidden_size]` as `[batch, seq, streams, hidden_size]`."""
-    return value.unflatten(-1, (stream_count(envoy), -1))
+    return value.unflatten(-1, (_stream_count(envoy), -1))
 
 
 class Layer(HyperConnectionLayer, HybridLayer):
@@ -127,14 +128,14 @@ class Layer(HyperConnectionLayer, HybridLayer):
     def skip_with(self, stream):
         """`stream` flattened as the block returns it; a `[batch, seq, hidden_size]` one is copied into every stream."""
         if stream.dim() == 3 and stream.shape[-1] == self._module.attn_hyper_connection.hidden_size:
-            stream = stream.unsqueeze(2).expand(-1, -1, stream_count(self), -1)
+            stream = stream.unsqueeze(2).expand(-1, -1, _stream_count(self), -1)
         if stream.dim() == 4:
             stream = stream.flatten(-2).contiguous()
         return stream
 
     @EProperty("input", description="Every residual stream entering the block")
     def layer_input(self, value) -> Streams:
-        return unflattened(self, value)
+        return _unflattened(self, value)
 
     @layer_input.postprocess
     def layer_input(self, value):
@@ -147,7 +148,7 @@ class Layer(HyperConnectionLayer, HybridLayer):
         unavailable=needs_child("ple"),
     )
     def ple_output(self, value) -> Streams:
-        return unflattened(self, value)
+        return _unflattened(self, value)
 
     @ple_output.postprocess
     def ple_output(self, value):
@@ -177,11 +178,11 @@ class Layer(HyperConnectionLayer, HybridLayer):
     def attention_post(self, value) -> StreamWeights:
         return value
 
-    attention_comb = unavailable(UNMIXED)
+    attention_comb = unavailable(_UNMIXED)
 
     @EProperty("mlp_hyper_connection.input", description="Every residual stream after the mixer's add")
     def layer_mid(self, value) -> Streams:
-        return unflattened(self, value)
+        return _unflattened(self, value)
 
     @layer_mid.postprocess
     def layer_mid(self, value):
@@ -211,31 +212,15 @@ class Layer(HyperConnectionLayer, HybridLayer):
     def mlp_post(self, value) -> StreamWeights:
         return value
 
-    mlp_comb = unavailable(UNMIXED)
+    mlp_comb = unavailable(_UNMIXED)
 
     @EProperty("output", description="Every residual stream leaving the block")
     def layer_output(self, value) -> Streams:
-        return unflattened(self, value)
+        return _unflattened(self, value)
 
     @layer_output.postprocess
     def layer_output(self, value):
         return value.flatten(-2)
-
-
-class Attention(Attention):
-    """Qwen4-Exp's indexed attention; the shared eager interface under the indexer's mask, the gate after it."""
-
-
-class LinearAttention(LinearAttention):
-    """Qwen4-Exp's gated DeltaNet; transformers' two delta-rule kernels, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Qwen4-Exp's gated MLP, the mixture's shared expert; the base holds."""
-
-
-class Moe(qwen2_moe.Moe):
-    """Qwen4-Exp's mixture; Qwen2-MoE's router, experts and sigmoid-gated shared expert, so that class holds."""
 
 
 def collapse_streams(model, hidden):
@@ -247,11 +232,8 @@ def collapse_streams(model, hidden):
     return hidden
 
 
-def project_on_vocab(model, hidden):
-    """The logit lens: the streams collapsed by `hyper_connection_mixer` (a `Residual` as it stands), then `lm_head`."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    return model.lm_head(collapse_streams(model, hidden))
+#: No final norm follows: `hyper_connection_mixer` norms the streams before it averages them.
+project_on_vocab = LogitLens(streams=collapse_streams, norm=False)
 
 
 ENVOYS = {
@@ -259,7 +241,7 @@ ENVOYS = {
     Qwen4ExpTextAttention: Attention,
     Qwen4ExpTextGatedDeltaNet: LinearAttention,
     Qwen4ExpTextMLP: Mlp,
-    Qwen4ExpTextSparseMoeBlock: Moe,
+    Qwen4ExpTextSparseMoeBlock: qwen2_moe.Moe,
     Qwen4ExpVisionModel: QwenVision,
     Qwen4ExpVisionBlock: VisionLayer,
     Qwen4ExpVisionAttention: QwenVisionAttention,

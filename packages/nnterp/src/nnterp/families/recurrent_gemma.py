@@ -11,7 +11,6 @@ bfloat16) before block 0, so block 0's `layer_input` is the scaled embedding, an
 soft-caps the logits with `tanh(logits / cap) * cap` after the head.
 """
 
-import torch
 from transformers.models.recurrent_gemma.modeling_recurrent_gemma import (
     RecurrentGemmaAttention,
     RecurrentGemmaDecoderLayer,
@@ -19,7 +18,7 @@ from transformers.models.recurrent_gemma.modeling_recurrent_gemma import (
     RecurrentGemmaRecurrentBlock,
 )
 
-from nnterp.components import Attention, HybridLayer, Mlp
+from nnterp.components import Attention, HybridLayer, LogitLens, Mlp
 from nnterp.components.rg_lru import RgLru
 
 RENAME = {
@@ -34,32 +33,11 @@ RENAME = {
 }
 
 
-class Layer(HybridLayer):
-    """RecurrentGemma's residual block: one mixer, then the MLP, each added as it is; the base holds."""
-
-
-class Attention(Attention):
-    """RecurrentGemma's local attention; the shared eager interface with a sliding window, so the base holds."""
-
-
-class RgLru(RgLru):
-    """RecurrentGemma's recurrent block; the RG-LRU scan, so the base holds."""
-
-
-class Mlp(Mlp):
-    """RecurrentGemma's gated MLP, half `config.intermediate_size` wide; the base holds."""
-
-
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, `lm_head`, then the model's soft cap, `tanh(logits / cap) * cap`."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    cap = model.config.logits_soft_cap
-    return torch.tanh(model.lm_head(model.norm(hidden)) / cap) * cap
+project_on_vocab = LogitLens(softcap="logits_soft_cap")
 
 
 ENVOYS = {
-    RecurrentGemmaDecoderLayer: Layer,
+    RecurrentGemmaDecoderLayer: HybridLayer,
     RecurrentGemmaAttention: Attention,
     RecurrentGemmaRecurrentBlock: RgLru,
     RecurrentGemmaMlp: Mlp,

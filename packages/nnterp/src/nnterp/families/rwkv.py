@@ -64,12 +64,4 @@ class Layer(HybridLayer):
         return value
 
 
-class TimeMix(TimeMix):
-    """RWKV's time-mix; the base holds."""
-
-
-class ChannelMix(ChannelMix):
-    """RWKV's channel-mix; the base holds."""
-
-
 ENVOYS = {RwkvBlock: Layer, RwkvSelfAttention: TimeMix, RwkvFeedForward: ChannelMix}

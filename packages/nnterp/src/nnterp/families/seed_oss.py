@@ -17,16 +17,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Seed-OSS's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Seed-OSS's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """Seed-OSS's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {SeedOssDecoderLayer: Layer, SeedOssAttention: Attention, SeedOssMLP: Mlp}

@@ -18,16 +18,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """SmolLM3's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """SmolLM3's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """SmolLM3's gated MLP; `down_proj` sums `act_fn(gate_proj(x)) * up_proj(x)`, so the base holds."""
-
-
 ENVOYS = {SmolLM3DecoderLayer: Layer, SmolLM3Attention: Attention, SmolLM3MLP: Mlp}

@@ -27,18 +27,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Solar Open's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """The dense gated MLP, which runs only as the shared experts; the base holds."""
-
-
 class Moe(Moe):
     """Solar Open's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
 

@@ -30,10 +30,6 @@ class Layer(ParallelLayer):
         return bool(self._module.use_parallel_residual)
 
 
-class Attention(Attention):
-    """StableLM's attention; the shared eager interface and the contribution its output, so the base holds."""
-
-
 class Mlp(Mlp):
     """StableLM's gated MLP, Llama's; the contribution after the block's `dropout`."""
 

@@ -25,16 +25,4 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """StarCoder2's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """StarCoder2's attention; the shared eager interface, keys and values grouped, so the base holds."""
-
-
-class Mlp(Mlp):
-    """StarCoder2's plain MLP; `c_proj` is the down projection, `act` the activation, so the base holds."""
-
-
 ENVOYS = {Starcoder2DecoderLayer: Layer, Starcoder2Attention: Attention, Starcoder2MLP: Mlp}

@@ -82,18 +82,6 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """The block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
-    """Step-3.5's head-gated attention; the shared eager interface, the gate applied before `o_proj`."""
-
-
-class Mlp(Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared expert; the base holds."""
-
-
 class Moe(ScaledRoutedMoe):
     """Step-3.5's mixture: a sigmoid router with a choice bias (`gate`), experts that loop in their own forward and
     are scaled after they run, a shared expert."""

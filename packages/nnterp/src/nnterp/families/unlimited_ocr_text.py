@@ -59,22 +59,6 @@ RENAME = {
 }
 
 
-class Layer(deepseek_ocr2_text.Layer):
-    """DeepSeek-OCR 2's block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(deepseek_ocr2_text.Attention):
-    """Llama's attention, as many key/value heads as query heads; the shared eager interface, so the base holds."""
-
-
-class Mlp(deepseek_ocr2_text.Mlp):
-    """The dense gated MLP, on the dense blocks and as the shared experts; the base holds."""
-
-
-class Moe(deepseek_ocr2_text.Moe):
-    """DeepSeek-V2's mixture: a softmax router scaled by `routed_scaling_factor` (`gate`), shared experts."""
-
-
 class OcrVision(deepseek_ocr2_text.OcrVision):
     """Unlimited-OCR's tower: SAM's downsampled grid as the patch rows of a CLIP encoder with a class row.
 
@@ -100,10 +84,10 @@ class OcrVision(deepseek_ocr2_text.OcrVision):
 
 
 ENVOYS = {
-    UnlimitedOcrTextDecoderLayer: Layer,
-    UnlimitedOcrTextAttention: Attention,
-    UnlimitedOcrTextMLP: Mlp,
-    UnlimitedOcrTextMoe: Moe,
+    UnlimitedOcrTextDecoderLayer: deepseek_ocr2_text.Layer,
+    UnlimitedOcrTextAttention: deepseek_ocr2_text.Attention,
+    UnlimitedOcrTextMLP: deepseek_ocr2_text.Mlp,
+    UnlimitedOcrTextMoe: deepseek_ocr2_text.Moe,
     UnlimitedOcrVisionModel: OcrVision,
     UnlimitedOcrEncoderLayer: VisionLayer,
     UnlimitedOcrAttention: VisionAttention,

@@ -30,12 +30,4 @@ class Layer(SandwichLayer):
     """VaultGemma's block; the MLP reads `pre_feedforward_layernorm`, as the sandwich base has it."""
 
 
-class Attention(Attention):
-    """VaultGemma's attention; the shared eager interface (with its score softcap), its output added as is."""
-
-
-class Mlp(Mlp):
-    """VaultGemma's gated MLP; its output added as is, so the base holds."""
-
-
 ENVOYS = {VaultGemmaDecoderLayer: Layer, VaultGemmaAttention: Attention, VaultGemmaMLP: Mlp}

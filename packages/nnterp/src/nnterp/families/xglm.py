@@ -38,10 +38,10 @@ RENAME = {
     "self_attn.out_proj": "self_attn.o_proj",
 }
 
-NO_MLP = "the block runs fc1, the activation and fc2 inline: there is no mlp module to call"
+_NO_MLP = "the block runs fc1, the activation and fc2 inline: there is no mlp module to call"
 
 
-def scores_key(attention) -> str:
+def _scores_key(attention) -> str:
     """The softmax the forward runs: an upcast one on float16 weights, the plain one otherwise."""
     upcast = attention._module.q_proj.weight.dtype == torch.float16
     return f"source.nn_functional_softmax_{0 if upcast else 1}.input"
@@ -50,7 +50,7 @@ def scores_key(attention) -> str:
 class Layer(Layer):
     """A block whose feed-forward path runs inline (XGLM, BioGPT): the contribution is `fc2`'s output."""
 
-    mlp_input = unavailable(NO_MLP)
+    mlp_input = unavailable(_NO_MLP)
 
     @EProperty("fc2.output", description="What the feed-forward path adds to the residual stream: fc2's output")
     def mlp_output(self, value) -> Residual:
@@ -65,7 +65,7 @@ class Attention(OwnAttention):
         "attention_keys", "source.torch_bmm_0.inputs", chain(FOLDED_HEADS, KEYS_TRANSPOSED), select=1
     )
     attention_values = own_value("attention_values", "source.torch_bmm_1.inputs", FOLDED_HEADS, select=1)
-    attention_scores = own_value("attention_scores", scores_key, FOLDED_HEADS)
+    attention_scores = own_value("attention_scores", _scores_key, FOLDED_HEADS)
     attention_probabilities = own_value(
         "attention_probabilities", "source.nn_functional_dropout_0.output", FOLDED_HEADS
     )

@@ -65,6 +65,7 @@ from nnterp.components import (
     own_value,
     unavailable,
 )
+from nnterp.components.regrouped import Regrouping
 from nnterp.components.standard import Plain
 
 RENAME = {
@@ -83,7 +84,7 @@ RENAME = {
 }
 
 #: The trunk's parallel lists, in the order the forward calls them, and each one's name in a block.
-PARALLEL_LISTS = (
+_PARALLEL_LISTS = (
     ("attentions", "attention"),
     ("layer_norm1", "layer_norm1"),
     ("ffns", "ffn"),
@@ -112,27 +113,21 @@ class XLMBlock(torch.nn.Module):
         raise RuntimeError("an XLM block container is not called: the trunk's forward calls its four modules")
 
 
-def gather_blocks(trunk: torch.nn.Module) -> None:
+def _gather_blocks(trunk: torch.nn.Module) -> None:
     """Register the i-th module of each parallel list under `trunk.layers[i]`; the lists stay plain attributes."""
     if "layers" in trunk._modules:
         return
-    lists = [trunk._modules.pop(name) for name, _ in PARALLEL_LISTS]
-    for (name, _), modules in zip(PARALLEL_LISTS, lists):
+    lists = [trunk._modules.pop(name) for name, _ in _PARALLEL_LISTS]
+    for (name, _), modules in zip(_PARALLEL_LISTS, lists):
         # The forward reaches the lists by attribute; the instance dict answers before torch's registry.
         object.__setattr__(trunk, name, modules)
     trunk.layers = torch.nn.ModuleList(XLMBlock(*modules) for modules in zip(*lists))
 
 
-class Trunk(Plain):
+class Trunk(Regrouping, Plain):
     """`XLMModel`'s envoy: it gathers the blocks before its children are mirrored, on every load and dispatch."""
 
-    def __init__(self, module: Any, *args: Any, **kwargs: Any) -> None:
-        gather_blocks(module)
-        super().__init__(module, *args, **kwargs)
-
-    def _update(self, module: Any) -> None:
-        gather_blocks(module)
-        super()._update(module)
+    regroup = staticmethod(_gather_blocks)
 
 
 class Layer(PostLNLayer):

@@ -79,8 +79,8 @@ final_norm_output = unavailable(NO_FINAL_NORM)
 project_on_vocab = lm_head_only
 
 #: The one-stream branch's calls in the attention's forward (the two-stream branch's come first in the source).
-CORE = "source.self_rel_attn_core_3"
-POST = "source.self_post_attention_2"
+_CORE = "source.self_rel_attn_core_3"
+_POST = "source.self_post_attention_2"
 
 
 def _swap(host: Any, value: Any) -> Any:
@@ -88,19 +88,19 @@ def _swap(host: Any, value: Any) -> Any:
 
 
 #: `[seq, batch, ...]` <-> `[batch, seq, ...]`.
-SEQ_FIRST: Shape = (_swap, _swap)
+_SEQ_FIRST: Shape = (_swap, _swap)
 #: Per-head tensors `[seq, batch, heads, dim]` <-> `[batch, heads, seq, dim]`.
-SEQ_FIRST_HEADS: Shape = (
+_SEQ_FIRST_HEADS: Shape = (
     lambda host, value: value.permute(1, 2, 0, 3),
     lambda host, value: value.permute(2, 0, 1, 3),
 )
 
 
-def served(
+def _served(
     base: type,
     name: str,
     key: str,
-    shape: Shape = SEQ_FIRST,
+    shape: Shape = _SEQ_FIRST,
     select: Any = None,
     unavailable: Any = None,
     description: str | None = None,
@@ -122,7 +122,7 @@ def served(
 
 
 # The embedding runs on the transposed ids, so its output is sequence-first too.
-token_embeddings = served(StandardizedTransformer, "token_embeddings", "embed_tokens.output")
+token_embeddings = _served(StandardizedTransformer, "token_embeddings", "embed_tokens.output")
 
 
 class Layer(PostLNLayer):
@@ -134,58 +134,58 @@ class Layer(PostLNLayer):
         """`stream` packed as the block returns it: the content stream sequence-first, and no query stream."""
         return (stream.transpose(0, 1), None)
 
-    layer_input = served(PostLNLayer, "layer_input", "input")
-    layer_mid = served(PostLNLayer, "layer_mid", "post_attention_layernorm.input")
-    mlp_norm_output = served(PostLNLayer, "mlp_norm_output", "post_attention_layernorm.output")
-    mlp_input = served(PostLNLayer, "mlp_input", "mlp.input")
-    layer_output = served(PostLNLayer, "layer_output", "output", packed=True)
+    layer_input = _served(PostLNLayer, "layer_input", "input")
+    layer_mid = _served(PostLNLayer, "layer_mid", "post_attention_layernorm.input")
+    mlp_norm_output = _served(PostLNLayer, "mlp_norm_output", "post_attention_layernorm.output")
+    mlp_input = _served(PostLNLayer, "mlp_input", "mlp.input")
+    layer_output = _served(PostLNLayer, "layer_output", "output", packed=True)
 
 
 class Attention(OwnAttention):
     """XLNet's relative attention, read in the one-stream branch of its forward and inside `rel_attn_core`."""
 
-    attention_queries = served(
+    attention_queries = _served(
         OwnAttention,
         "attention_queries",
-        f"{CORE}.inputs",
-        SEQ_FIRST_HEADS,
+        f"{_CORE}.inputs",
+        _SEQ_FIRST_HEADS,
         select=0,
         unavailable=always,
         description="The content queries entering attention, before the content and position biases are added",
     )
-    attention_keys = served(OwnAttention, "attention_keys", f"{CORE}.inputs", SEQ_FIRST_HEADS, 1, always)
-    attention_values = served(OwnAttention, "attention_values", f"{CORE}.inputs", SEQ_FIRST_HEADS, 2, always)
-    attention_scores = served(
+    attention_keys = _served(OwnAttention, "attention_keys", f"{_CORE}.inputs", _SEQ_FIRST_HEADS, 1, always)
+    attention_values = _served(OwnAttention, "attention_values", f"{_CORE}.inputs", _SEQ_FIRST_HEADS, 2, always)
+    attention_scores = _served(
         OwnAttention,
         "attention_scores",
-        f"{CORE}.source.nn_functional_softmax_0.input",
+        f"{_CORE}.source.nn_functional_softmax_0.input",
         (lambda host, value: value, lambda host, value: value),
         unavailable=always,
         description="The scaled content, position and segment scores entering the softmax, 1e30 subtracted where masked",
     )
-    attention_probabilities = served(
+    attention_probabilities = _served(
         OwnAttention,
         "attention_probabilities",
-        f"{CORE}.source.self_dropout_0.output",
+        f"{_CORE}.source.self_dropout_0.output",
         (lambda host, value: value, lambda host, value: value),
         unavailable=always,
     )
-    attention_head_outputs = served(
-        OwnAttention, "attention_head_outputs", f"{CORE}.output", SEQ_FIRST, unavailable=always
+    attention_head_outputs = _served(
+        OwnAttention, "attention_head_outputs", f"{_CORE}.output", _SEQ_FIRST, unavailable=always
     )
-    attention_premix = served(
+    attention_premix = _served(
         OwnAttention,
         "attention_premix",
-        f"{POST}.inputs",
-        SEQ_FIRST,
+        f"{_POST}.inputs",
+        _SEQ_FIRST,
         select=1,
         unavailable=always,
         description="Every head's output side by side, as the einsum with the output parameter `o` takes it",
     )
-    attention_output = served(
+    attention_output = _served(
         OwnAttention,
         "attention_output",
-        f"{POST}.source.self_dropout_0.output",
+        f"{_POST}.source.self_dropout_0.output",
         unavailable=always,
         description="What the attention adds to the residual stream, the term its own add takes",
     )
@@ -202,15 +202,15 @@ class Attention(OwnAttention):
 class Mlp(Mlp):
     """XLNet's MLP: `layer_1`, the activation, `layer_2`, then its own add and `layer_norm`."""
 
-    mlp_output = served(
+    mlp_output = _served(
         Mlp,
         "mlp_output",
         "source.self_dropout_1.output",
         unavailable=always,
         description="What the MLP adds to the residual stream, the term its own add takes",
     )
-    mlp_activation = served(Mlp, "mlp_activation", "act_fn.output")
-    mlp_neurons = served(Mlp, "mlp_neurons", "down_proj.input")
+    mlp_activation = _served(Mlp, "mlp_activation", "act_fn.output")
+    mlp_neurons = _served(Mlp, "mlp_neurons", "down_proj.input")
 
 
 def intermediate_size(model) -> int:

@@ -10,10 +10,9 @@ with `output_logit_soft_cap`, which `project_on_vocab` applies too. The family c
 transformers' own mLSTM code, which it uses when the `xlstm` package is not installed.
 """
 
-import torch
 from transformers.models.xlstm.modeling_xlstm import xLSTMBlock, xLSTMFeedForward, xLSTMLayer
 
-from nnterp.components import HybridLayer, Mlp
+from nnterp.components import HybridLayer, LogitLens, Mlp
 from nnterp.components.mlstm import Mlstm
 
 RENAME = {
@@ -41,21 +40,7 @@ class Layer(HybridLayer):
         return stream, args[1] if len(args) > 1 else kwargs.get("state")
 
 
-class Mlstm(Mlstm):
-    """xLSTM's mLSTM layer; the backend's boundary, so the base holds."""
-
-
-class Mlp(Mlp):
-    """xLSTM's SiLU-gated MLP; the base holds."""
-
-
-def project_on_vocab(model, hidden):
-    """The logit lens: the final norm, `lm_head` in float32, then the model's soft cap."""
-    if not model.interleaver.interleaving:
-        hidden = hidden.to(model.lm_head._module.weight.device)
-    cap = model.config.output_logit_soft_cap
-    logits = model.lm_head(model.norm(hidden)).float()
-    return logits if cap is None else cap * torch.tanh(logits / cap)
+project_on_vocab = LogitLens(float32=True, softcap="output_logit_soft_cap")
 
 
 ENVOYS = {xLSTMBlock: Layer, xLSTMLayer: Mlstm, xLSTMFeedForward: Mlp}

@@ -15,7 +15,8 @@ swapped back into the call.
 
 from transformers.models.youtu.modeling_youtu import YoutuAttention, YoutuDecoderLayer, YoutuMLP
 
-from nnterp.components import INTERFACE, Attention, EProperty, Layer, Mlp, Values, interface_reason
+from nnterp.components import LatentAttention, Layer, Mlp, latent_head_dim, latent_qk_head_dim
+from nnterp.components.latent import split_latent_values
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -24,56 +25,14 @@ RENAME = {
 }
 
 
-class Layer(Layer):
-    """Youtu's decoder block; Llama's order and a bare tensor out, so the base holds."""
-
-
-class Attention(Attention):
+class Attention(LatentAttention):
     """Youtu's latent attention; the shared eager interface on the expanded keys and values."""
 
-    @property
-    def head_dim(self) -> int:
-        """The width of one head's values and outputs, `v_head_dim`."""
-        return self._module.v_head_dim
-
-    @property
-    def qk_head_dim(self) -> int:
-        """The width of one head's queries and keys: the unrotated part plus the rotated part."""
-        return self._module.qk_head_dim
-
-    @property
-    def num_heads(self) -> int:
-        """This block's query heads, `num_heads` on the module (`config.head_dim` is the rotary width)."""
-        return self._module.num_heads
-
-    @EProperty(
-        f"source.{INTERFACE}.inputs",
-        select=3,
-        description="The values entering attention",
-        unavailable=interface_reason,
-    )
-    def attention_values(self, value) -> Values:
-        # The values are one half of a `split`, a view torch refuses to edit in place;
-        # a copy is served and swapped back in, so in-place edits land.
-        return value.clone()
-
-    @attention_values.transform
-    def attention_values(self, view, raw):
-        return view
+    attention_values = split_latent_values()
 
 
-class Mlp(Mlp):
-    """Youtu's gated MLP; the base holds."""
-
-
-def head_dim(model) -> int:
-    """One head's value width, `config.v_head_dim` (`config.head_dim` is the rotary width)."""
-    return model.config.v_head_dim
-
-
-def qk_head_dim(model) -> int:
-    """One head's query/key width, `qk_nope_head_dim + qk_rope_head_dim`."""
-    return model.config.qk_nope_head_dim + model.config.qk_rope_head_dim
+head_dim = latent_head_dim
+qk_head_dim = latent_qk_head_dim
 
 
 ENVOYS = {YoutuDecoderLayer: Layer, YoutuAttention: Attention, YoutuMLP: Mlp}

@@ -35,22 +35,10 @@ RENAME = {
 }
 
 
-class Layer(HybridLayer):
-    """Zamba2's Mamba block and hybrid block; each returns the stream as a tensor."""
-
-
-class Attention(Attention):
-    """The shared transformer block's attention; the shared eager interface, so the base holds."""
-
-
-class StateSpace(StateSpace):
-    """Zamba2's Mamba-2 mixer; Mamba-2's kernels and arguments, so the base holds."""
-
-
 #: The blocks are keyed by path: a hybrid block holds a Mamba block of its own (`mamba_decoder`),
 #: which is part of the block, not a block.
 ENVOYS = {
-    "layers.*": Layer,
+    "layers.*": HybridLayer,
     Zamba2Attention: Attention,
     Zamba2MambaMixer: StateSpace,
 }

@@ -39,7 +39,7 @@ RENAME = {
 }
 
 #: The binding of the add's forward that holds the gated contribution.
-GATED = "hidden_states_0"
+_GATED = "hidden_states_0"
 
 
 class Layer(Layer):
@@ -64,7 +64,7 @@ class Attention(Attention):
     """ZAYA's convolutional attention; the shared eager interface, the contribution gated by the block's add."""
 
     @EProperty(
-        f"../post_attention_residual_scale.source.{GATED}.output",
+        f"../post_attention_residual_scale.source.{_GATED}.output",
         unavailable=always,
         description="What the attention adds to the residual stream: its output plus the add's bias, times the "
         "add's per-channel scale",
@@ -86,7 +86,7 @@ class Moe(Moe):
         return self.experts._module.num_experts + 1
 
     @EProperty(
-        f"../post_mlp_residual_scale.source.{GATED}.output",
+        f"../post_mlp_residual_scale.source.{_GATED}.output",
         unavailable=always,
         description="What the mixture adds to the residual stream: its output plus the add's bias, times the add's "
         "per-channel scale",
