@@ -9,7 +9,8 @@ built with `Llama4Images`, its PIL and NumPy stand-in, in its place.
 import pytest
 import torch
 
-from nnterp.components import PremultipliedMoe, VisionAttention, VisionLayer
+from nnterp.components import VisionAttention, VisionLayer
+from nnterp.components.premultiplied_moe import PremultipliedMoe
 from nnterp.components.vision import scatter_call, scatter_host
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import rows

@@ -3,7 +3,7 @@ experts run on every token times its sigmoid routing score, beside a shared expe
 
 import torch
 
-from nnterp.components import PremultipliedMoe
+from nnterp.components.premultiplied_moe import PremultipliedMoe
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run, scale_of
 
