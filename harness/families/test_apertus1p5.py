@@ -14,7 +14,7 @@ from nnterp_harness.suite import FamilySuite, rows, run
 from nnterp_harness.vision import QUESTION, image, prompt_for
 
 skip_unless_known("apertus1p5")
-FAMILY = family("apertus1p5_text")
+FAMILY = family("apertus1p5")
 from nnterp_harness.entries.apertus1p5 import (  # noqa: E402 - after the skip
     DOWNSAMPLE,
     IMAGE_CODES,

@@ -11,7 +11,7 @@ from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("aria")
-FAMILY = family("aria_text")
+FAMILY = family("aria")
 
 if reason := routing_unsupported():
     pytest.skip(reason, allow_module_level=True)

@@ -8,7 +8,7 @@ from nnterp_harness.towers import NO_TAP, DeepstackChecks, DeepstackTextChecks, 
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("cohere_compass")
-FAMILY = family("cohere_compass_text")
+FAMILY = family("cohere_compass")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("cohere_compass", "CohereCompassProcessor")}
 

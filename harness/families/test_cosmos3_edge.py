@@ -12,7 +12,7 @@ from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.vision import processor_of, prompt_for, with_token_types
 
 skip_unless_known("cosmos3_edge")
-FAMILY = family("cosmos3_edge_text")
+FAMILY = family("cosmos3_edge")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {
     "task": "image-text-to-text",

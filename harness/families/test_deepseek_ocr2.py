@@ -4,13 +4,14 @@ projector on the queries' rows, a learned separator after each image, on DeepSee
 
 import torch
 
+from nnterp.components.deepseek_ocr import DeepseekOcrVision
 from nnterp_harness import locate
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import moved
 from nnterp_harness.vision import QUESTION, VisionSuite, image, prompt_for
 
 skip_unless_known("deepseek_ocr2")
-FAMILY = family("deepseek_ocr2_text")
+FAMILY = family("deepseek_ocr2")
 
 
 def _text_refused() -> str | None:
@@ -32,7 +33,7 @@ TEXT_REFUSED = _text_refused()
 class TestDeepseekOcr2Vision(VisionSuite):
     CHECKPOINT = "deepseek_ocr2"
     FAMILY = FAMILY
-    TOWER_ENVOYS = (FAMILY.OcrVision, FAMILY.VisionLayer, FAMILY.VisionAttention, FAMILY.VisionMlp)
+    TOWER_ENVOYS = (DeepseekOcrVision, FAMILY.VisionLayer, FAMILY.VisionAttention, FAMILY.VisionMlp)
 
     def patch_rows(self, model):
         return (model.vision.image_size // model.vision.patch_size) ** 2

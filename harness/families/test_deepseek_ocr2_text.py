@@ -9,7 +9,8 @@ from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, run
 from nnterp_harness.vision import QUESTION
 
 skip_unless_known("deepseek_ocr2")
-FAMILY = family("deepseek_ocr2_text")
+FAMILY = family("deepseek_ocr2")
+TEXT = family("deepseek_ocr2_text")
 
 
 def _text_refused() -> str | None:
@@ -35,13 +36,13 @@ class TestDeepseekOcr2Text(FamilySuite):
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = {"task": "image-text-to-text"}
     EXPECTED_UNAVAILABLE = dict(ROUTED_EXPERTS)
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (TEXT.Mlp,)
 
     def test_the_block_types_follow_mlp_layer_types(self, model):
         kinds = model.config.text_config.mlp_layer_types
         assert kinds == ["dense", "sparse"]
-        assert not isinstance(model.layers[0].mlp, FAMILY.Moe)
-        assert isinstance(model.layers[1].mlp, FAMILY.Moe)
+        assert not isinstance(model.layers[0].mlp, TEXT.Moe)
+        assert isinstance(model.layers[1].mlp, TEXT.Moe)
         assert model.support()["mlp.router_logits"] == {0: "the mlp on this block has no router_logits"}
 
     def test_weights_are_the_scaled_softmax_scores_of_the_chosen_experts(self, model):

@@ -9,7 +9,8 @@ from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("dots3_note")
-FAMILY = family("dots3_note_text")
+FAMILY = family("dots3_note")
+TEXT = family("dots3_note_text")
 
 
 def _processor():
@@ -59,7 +60,7 @@ class TestDots3NoteText(FamilySuite):
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = LOAD_KWARGS
     EXPECTED_UNAVAILABLE = dict(ROUTED_EXPERTS)
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (TEXT.Mlp,)
     PREMIX_IS_HEAD_OUTPUTS = False
     # The values are decompressed from the cached latent as a view out of one split, which torch refuses
     # to edit in place.

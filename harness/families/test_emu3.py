@@ -14,7 +14,7 @@ from nnterp_harness.suite import PROMPT, FamilySuite, rows, run
 from nnterp_harness.vision import IMAGE_TOKEN, QUESTION, image
 
 skip_unless_known("emu3")
-FAMILY = family("emu3_text_model")
+FAMILY = family("emu3")
 #: The image side the checkpoint's processor keeps: a 4x4 grid of codes.
 SIDE = 32
 

@@ -1,4 +1,8 @@
-"""Emu3's text stack (`emu3_text_model`), held to `FamilySuite` on the `emu3` wrapper checkpoint; test_emu3.py holds the tower."""
+"""Emu3's text stack (`emu3_text_model`), held to `FamilySuite` on the `emu3` wrapper checkpoint; test_emu3.py holds the tower.
+
+The checkpoint's type is the wrapper's, so its default-task load is served by `emu3`, whose
+`TEXT_LOAD_KWARGS` load the text weights into `Emu3ForCausalLM`.
+"""
 
 import nnsight
 import pytest
@@ -11,7 +15,7 @@ from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import PROMPT, FamilySuite, rows, run
 
 skip_unless_known("emu3")
-FAMILY = family("emu3_text_model")
+FAMILY = family("emu3")
 #: The image side the checkpoint's processor keeps: a 4x4 grid of codes.
 SIDE = 32
 

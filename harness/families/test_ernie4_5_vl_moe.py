@@ -10,7 +10,9 @@ from nnterp_harness.suite import moved, scale_of
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("ernie4_5_vl_moe")
-FAMILY = family("ernie4_5_vl_moe_text")
+FAMILY = family("ernie4_5_vl_moe")
+#: The mixture split by modality, a class of the text family.
+MOE = family("ernie4_5_vl_moe_text").Moe
 #: Built from the checkpoint's parts: without torchvision there is no video processor, so the video slot stays empty.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("ernie4_5_vl_moe", "Ernie4_5_VLMoeProcessor")}
 #: The mixture values the modality split leaves without a tensor over every token.
@@ -18,7 +20,7 @@ SPLIT = ("router_logits", "expert_weights", "expert_indices", "expert_outputs", 
 
 
 def mixture_block(model) -> int:
-    return next(i for i, layer in enumerate(model.layers) if isinstance(layer.mlp, FAMILY.Moe))
+    return next(i for i, layer in enumerate(model.layers) if isinstance(layer.mlp, MOE))
 
 
 class TestErnie4_5VLMoeVision(VisionSuite):

@@ -10,7 +10,7 @@ from nnterp_harness.release import skip_unless_known
 skip_unless_known("ernie4_5_vl_moe")
 
 import torch
-from test_ernie4_5_vl_moe import FAMILY, LOAD_KWARGS, SPLIT, mixture_block
+from test_ernie4_5_vl_moe import FAMILY, LOAD_KWARGS, MOE, SPLIT, mixture_block
 
 from nnterp.components import Mlp
 from nnterp_harness.suite import (
@@ -40,7 +40,7 @@ class TestErnie4_5VLMoeText(FamilySuite):
             return super().available(model, key)
         entry = model.support()[key]
         for index, layer in enumerate(model.layers):
-            expected = "split by modality" if isinstance(layer.mlp, FAMILY.Moe) else f"has no {name}"
+            expected = "split by modality" if isinstance(layer.mlp, MOE) else f"has no {name}"
             assert expected in entry[index], f"{key} on block {index}: {entry[index]!r}"
         return False
 

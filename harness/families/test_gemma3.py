@@ -1,7 +1,7 @@
 """Gemma 3, end to end: a SigLIP tower pooled by the projector, on Gemma 3's sandwich text blocks.
 
 The default task builds the same `Gemma3ForConditionalGeneration` with no processor: a
-text model served by `gemma3_text`, with a `vision` that no image reaches.
+text model served by `gemma3`, with a `vision` that no image reaches.
 """
 
 import torch
@@ -11,7 +11,7 @@ from nnterp_harness.suite import FamilySuite, rows, ulp_close
 from nnterp_harness.vision import QUESTION, VisionSuite, prompt_for
 
 skip_unless_known("gemma3")
-FAMILY = family("gemma3_text")
+FAMILY = family("gemma3")
 
 
 class TestGemma3Vision(VisionSuite):

@@ -1,7 +1,7 @@
 """Gemma 4, end to end: its own sandwich-block ViT pooled 2x2, the embedder as projector, on Gemma 4's text blocks.
 
 The default task builds the same `Gemma4ForConditionalGeneration` with no processor: a
-text model served by `gemma4_text`, with a `vision` that no image reaches.
+text model served by `gemma4`, with a `vision` that no image reaches.
 """
 
 import pytest
@@ -16,7 +16,7 @@ from nnterp_harness.suite import FamilySuite, rows, ulp_close
 from nnterp_harness.vision import QUESTION, VisionSuite, processor_of, prompt_for
 
 skip_unless_known("gemma4")
-FAMILY = family("gemma4_text")
+FAMILY = family("gemma4")
 
 
 def _processor():

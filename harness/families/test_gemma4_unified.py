@@ -6,7 +6,7 @@ hand-built patches instead (the layout the image processor gives: each merged pa
 pixels in a row, its `(x, y)` on the grid), loaded with the tokenizer in the processor's
 place so the load takes images. The default task builds the same
 `Gemma4UnifiedForConditionalGeneration` with no processor: a text model served by
-`gemma4_unified_text`, with a `vision` that no image reaches.
+`gemma4_unified`, with a `vision` that no image reaches.
 """
 
 import pytest
@@ -23,7 +23,7 @@ from nnterp_harness.suite import FamilySuite, moved, rows, ulp_close
 from nnterp_harness.vision import QUESTION, image, processor_of
 
 skip_unless_known("gemma4_unified")
-FAMILY = family("gemma4_unified_text")
+FAMILY = family("gemma4_unified")
 #: The embedder's input grid for one test image: 4x4 merged patches.
 GRID = 4
 TOKENIZER = AutoTokenizer.from_pretrained(locate.checkpoint_path("gemma4_unified"))

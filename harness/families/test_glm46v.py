@@ -8,7 +8,7 @@ from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("glm46v")
-FAMILY = family("glm4v_text")
+FAMILY = family("glm46v")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("glm46v", "Glm46VProcessor")}
 

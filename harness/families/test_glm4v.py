@@ -7,7 +7,7 @@ from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("glm4v")
-FAMILY = family("glm4v_text")
+FAMILY = family("glm4v")
 
 
 class TestGlm4vVision(QwenVisionSuite):

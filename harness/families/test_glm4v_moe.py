@@ -8,7 +8,7 @@ from nnterp_harness.towers import GlmTowerChecks, QwenVisionSuite
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("glm4v_moe")
-FAMILY = family("glm4v_moe_text")
+FAMILY = family("glm4v_moe")
 
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("glm4v_moe", "Glm4vProcessor")}
@@ -18,5 +18,5 @@ class TestGlm4vMoeVision(QwenVisionSuite):
     CHECKS = (GlmTowerChecks,)
     CHECKPOINT = "glm4v_moe"
     FAMILY = FAMILY
-    TOWER_ENVOYS = (family("glm4v_text").GlmVision, VisionLayer, QwenVisionAttention, VisionMlp)
+    TOWER_ENVOYS = (FAMILY.GlmVision, VisionLayer, QwenVisionAttention, VisionMlp)
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}

@@ -10,7 +10,7 @@ from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("glm4v_moe")
-FAMILY = family("glm4v_moe_text")
+FAMILY = family("glm4v_moe")
 
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("glm4v_moe", "Glm4vProcessor")}

@@ -13,7 +13,7 @@ skip_unless_known("glm4v")
 
 class TestGlm4vText(FamilySuite):
     CHECKPOINT = "glm4v"
-    FAMILY = family("glm4v_text")
+    FAMILY = family("glm4v")
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("glm4v", "Glm4vProcessor")}
     # One `gate_up_proj` computes the gate and the up half; no module outputs the up half alone.

@@ -16,14 +16,14 @@ from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("glm5_next")
-FAMILY = family("glm5_next_text")
+FAMILY = family("glm5_next")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("glm5_next", "Glm5NextProcessor")}
 
 #: Whether this release caches the latent and decompresses the keys and values after the cache, so the values reach
 #: the interface as a split view that refuses an in-place edit; a release that caches the decompressed keys and
 #: values (5.17) hands the interface the cache's own tensors, which take one.
-SPLIT_VALUES = ".update(k_pass, k_rot" in inspect.getsource(FAMILY.Glm5NextTextAttention.forward)
+SPLIT_VALUES = ".update(k_pass, k_rot" in inspect.getsource(family("glm5_next_text").Glm5NextTextAttention.forward)
 
 #: A prompt longer than the indexer keeps keys per query (`index_topk` plus the unfinished pool's tail).
 LONG_PROMPT = "The Eiffel Tower is in Paris, and the Colosseum is in Rome."

@@ -9,7 +9,7 @@ from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("glm_ocr")
-FAMILY = family("glm_ocr_text")
+FAMILY = family("glm_ocr")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("glm_ocr", "Glm46VProcessor")}
 

@@ -5,7 +5,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("glm_ocr")
-FAMILY = family("glm_ocr_text")
+FAMILY = family("glm_ocr")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("glm_ocr", "Glm46VProcessor")}
 

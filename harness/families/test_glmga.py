@@ -10,7 +10,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("glmga")
-FAMILY = family("glm4v_text")
+FAMILY = family("glmga")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("glmga", "Glm46VProcessor")}
 

@@ -10,7 +10,7 @@ from nnterp_harness.towers import DeepstackChecks
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("granite4_vision")
-FAMILY = family("granite4_vision_text")
+FAMILY = family("granite4_vision")
 TAPS = 2
 
 

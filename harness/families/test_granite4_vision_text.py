@@ -5,7 +5,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.towers import NO_TAP, DeepstackTextChecks
 
 skip_unless_known("granite4_vision")
-FAMILY = family("granite4_vision_text")
+FAMILY = family("granite4_vision")
 TAPS = 2
 
 

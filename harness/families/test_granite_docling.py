@@ -9,7 +9,7 @@ from nnterp_harness.towers import DeepstackChecks
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("granite_docling")
-FAMILY = family("granite_docling_text")
+FAMILY = family("granite_docling")
 TAPS = 1
 
 

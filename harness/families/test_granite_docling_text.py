@@ -7,7 +7,7 @@ from nnterp_harness.suite import FamilySuite, rows, run
 from nnterp_harness.towers import NO_TAP, DeepstackTextChecks
 
 skip_unless_known("granite_docling")
-FAMILY = family("granite_docling_text")
+FAMILY = family("granite_docling")
 TAPS = 1
 
 

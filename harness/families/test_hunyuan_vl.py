@@ -1,20 +1,16 @@
 """HunYuanVL, end to end: a packed ViT with per-image attention, its patch merger as projector inside the tower."""
 
-import pytest
 import torch
 
-from nnterp.components.vision import PER_IMAGE, VisionLayer, VisionMlp
-from nnterp.families.hunyuan_vl_text import HunyuanVision, HunyuanVisionAttention
-from nnterp_harness.entries.hunyuan_vl import text_type_folded
+from nnterp.components.hunyuan_vision import HunyuanVision
+from nnterp.components.vision import PER_IMAGE, MiniCPMVisionAttention, VisionLayer, VisionMlp
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.towers import PerImageHeadsChecks
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("hunyuan_vl")
-if reason := text_type_folded():
-    pytest.skip(reason, allow_module_level=True)
 
-FAMILY = family("hunyuan_vl_text")
+FAMILY = family("hunyuan_vl")
 #: Built from its parts: transformers 5.20 cannot load the saved image processor without torchvision.
 PROCESSOR = processor_of("hunyuan_vl", "HunYuanVLProcessor", video_slot=False)
 
@@ -23,7 +19,7 @@ class TestHunyuanVLVision(VisionSuite):
     CHECKS = (PerImageHeadsChecks,)
     CHECKPOINT = "hunyuan_vl"
     FAMILY = FAMILY
-    TOWER_ENVOYS = (HunyuanVision, VisionLayer, HunyuanVisionAttention, VisionMlp)
+    TOWER_ENVOYS = (HunyuanVision, VisionLayer, MiniCPMVisionAttention, VisionMlp)
     PATTERN_REASON = PER_IMAGE[:40]
     IMAGE_SIZE_FIXED = False
     LOAD_KWARGS = {"processor": PROCESSOR}

@@ -3,18 +3,13 @@
 transformers has no causal-LM class for `hunyuan_vl_text`, so the wrapper checkpoint serves its text model.
 """
 
-import pytest
-
-from nnterp_harness.entries.hunyuan_vl import text_type_folded
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("hunyuan_vl")
-if reason := text_type_folded():
-    pytest.skip(reason, allow_module_level=True)
 
-FAMILY = family("hunyuan_vl_text")
+FAMILY = family("hunyuan_vl")
 #: Built from its parts: transformers 5.20 cannot load the saved image processor without torchvision.
 PROCESSOR = processor_of("hunyuan_vl", "HunYuanVLProcessor", video_slot=False)
 

@@ -3,13 +3,13 @@ tower, on HY-V4's hyper-connection text model with a gated sink latent attention
 
 import torch
 
-from nnterp.components.vision import PER_IMAGE, VisionLayer, VisionMlp
-from nnterp.families.hunyuan_vl_text import HunyuanVision, HunyuanVisionAttention
+from nnterp.components.hunyuan_vision import HunyuanVision
+from nnterp.components.vision import PER_IMAGE, MiniCPMVisionAttention, VisionLayer, VisionMlp
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("hy_v4_vl")
-FAMILY = family("hy_v4_vl_text")
+FAMILY = family("hy_v4_vl")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("hy_v4_vl", "HYV4VLProcessor")}
 
@@ -17,7 +17,7 @@ LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("hy_v4_vl
 class TestHyV4VLVision(VisionSuite):
     CHECKPOINT = "hy_v4_vl"
     FAMILY = FAMILY
-    TOWER_ENVOYS = (HunyuanVision, VisionLayer, HunyuanVisionAttention, VisionMlp)
+    TOWER_ENVOYS = (HunyuanVision, VisionLayer, MiniCPMVisionAttention, VisionMlp)
     PATTERN_REASON = PER_IMAGE[:40]
     IMAGE_SIZE_FIXED = False
     LOAD_KWARGS = {"processor": LOAD_KWARGS["processor"]}

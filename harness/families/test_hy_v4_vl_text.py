@@ -11,7 +11,9 @@ from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("hy_v4_vl")
-FAMILY = family("hy_v4_vl_text")
+FAMILY = family("hy_v4_vl")
+#: The text family whose classes the wrapper's text model gets.
+TEXT_FAMILY = family("hy_v4_vl_text")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("hy_v4_vl", "HYV4VLProcessor")}
 
@@ -26,7 +28,7 @@ class TestHyV4VLText(FamilySuite):
         "attention_comb": "unmixed",
         "mlp_comb": "unmixed",
     }
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (TEXT_FAMILY.Mlp,)
     MLP_WIDTH_KEY = "intermediate_size"
     REFUSES_IN_PLACE = ("attention_values",)
     ATTENTION_SINK = True

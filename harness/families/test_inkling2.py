@@ -6,6 +6,7 @@ whole family contract, with the attention-residual statements at the wrapper's t
 """
 
 from nnterp.components import QwenVision, VisionLayer
+from nnterp.components.inkling2_vision import Inkling2LayerScaledAttention, Inkling2LayerScaledMlp, Inkling2Vision
 from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.attention_residuals import AttentionResidualChecks
 from nnterp_harness.release import family, skip_unless_known
@@ -13,7 +14,7 @@ from nnterp_harness.suite import NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, 
 from nnterp_harness.vision import VisionSuite
 
 skip_unless_known("inkling2")
-FAMILY = family("inkling2_text")
+FAMILY = family("inkling2")
 
 from nnterp_harness.entries.inkling2 import (  # noqa: E402 - after the skip
     LayerScaledTowerChecks,
@@ -29,7 +30,7 @@ class TestInkling2Vision(VisionSuite):
     CHECKPOINT = "inkling2"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}
-    TOWER_ENVOYS = (FAMILY.Vision, VisionLayer, FAMILY.VisionAttention, FAMILY.VisionMlp)
+    TOWER_ENVOYS = (Inkling2Vision, VisionLayer, Inkling2LayerScaledAttention, Inkling2LayerScaledMlp)
     PATTERN_REASON = PER_IMAGE[:40]
     IMAGE_SIZE_FIXED = False
 

@@ -8,6 +8,7 @@ built with `Inkling2Images`, its NumPy stand-in, in its place.
 import torch
 
 from nnterp.components import VisionLayer
+from nnterp.components.inkling2_vision import Inkling2LayerScaledAttention, Inkling2LayerScaledMlp, Inkling2Vision
 from nnterp.components.vision import PER_IMAGE
 from nnterp_harness.attention_residuals import AttentionResidualChecks
 from nnterp_harness.looped import runs
@@ -16,7 +17,7 @@ from nnterp_harness.suite import NO_SHARED_EXPERT, ROUTED_EXPERTS, FamilySuite, 
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("inkling2_loop")
-FAMILY = family("inkling2_loop_text")
+FAMILY = family("inkling2_loop")
 
 from nnterp_harness.entries.inkling2 import (  # noqa: E402 - after the skip
     LayerScaledTowerChecks,
@@ -25,7 +26,6 @@ from nnterp_harness.entries.inkling2 import (  # noqa: E402 - after the skip
 )
 
 PROCESSOR = wrapper_processor("inkling2_loop")
-TOWER = family("inkling2_text")
 
 
 class TestInkling2LoopVision(VisionSuite):
@@ -33,7 +33,7 @@ class TestInkling2LoopVision(VisionSuite):
     CHECKPOINT = "inkling2_loop"
     FAMILY = FAMILY
     LOAD_KWARGS = {"processor": PROCESSOR}
-    TOWER_ENVOYS = (TOWER.Vision, VisionLayer, TOWER.VisionAttention, TOWER.VisionMlp)
+    TOWER_ENVOYS = (Inkling2Vision, VisionLayer, Inkling2LayerScaledAttention, Inkling2LayerScaledMlp)
     PATTERN_REASON = PER_IMAGE[:40]
     IMAGE_SIZE_FIXED = False
 

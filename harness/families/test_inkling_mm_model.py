@@ -17,7 +17,7 @@ from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, moved, rows, run
 from nnterp_harness.vision import VisionSuite, image, prompt_for
 
 skip_unless_known("inkling_mm_model")
-FAMILY = family("inkling_text")
+FAMILY = family("inkling_mm_model")
 
 if reason := embedding_norm_elsewhere():
     pytest.skip(reason, allow_module_level=True)

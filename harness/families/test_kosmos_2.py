@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import torch
 
+from nnterp.components.kosmos_vision import Kosmos2Vision
 from nnterp.components.vision import VisionAttention, VisionLayer, VisionMlp
 from nnterp_harness import locate
 from nnterp_harness.release import family, skip_unless_known
@@ -23,7 +24,8 @@ from nnterp_harness.suite import moved
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("kosmos-2")
-FAMILY = family("kosmos_2_text_model")
+FAMILY = family("kosmos-2")
+TEXT_FAMILY = family("kosmos_2_text_model")
 CHECKPOINT = "kosmos_2"
 
 
@@ -42,14 +44,14 @@ def text_module(path: Path) -> Any:
     from transformers.models.kosmos2.modeling_kosmos2 import Kosmos2TextForCausalLM
 
     return Kosmos2TextForCausalLM.from_pretrained(
-        path, key_mapping=FAMILY._TEXT_KEY_MAPPING, attn_implementation="eager"
+        path, key_mapping=TEXT_FAMILY._TEXT_KEY_MAPPING, attn_implementation="eager"
     ).eval()
 
 
 class TestKosmos2Vision(VisionSuite):
     CHECKPOINT = CHECKPOINT
     FAMILY = FAMILY
-    TOWER_ENVOYS = (FAMILY.Kosmos2Vision, VisionLayer, VisionAttention, VisionMlp)
+    TOWER_ENVOYS = (Kosmos2Vision, VisionLayer, VisionAttention, VisionMlp)
     LOAD_KWARGS = {"processor": kosmos_processor()}
 
     def encoded(self, model: Any) -> Any:

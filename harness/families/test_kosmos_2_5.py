@@ -25,7 +25,8 @@ from nnterp_harness.vision import VisionSuite, prompt_for
 
 CHECKPOINT = "kosmos_2_5"
 skip_unless_known("kosmos-2.5", CHECKPOINT)
-FAMILY = family("kosmos_2_5_text_model")
+FAMILY = family("kosmos-2.5")
+TEXT_FAMILY = family("kosmos_2_5_text_model")
 
 
 def kosmos_2_5_processor() -> Any:
@@ -167,5 +168,5 @@ def text_module(path: Path) -> Any:
     from transformers.models.kosmos2_5.modeling_kosmos2_5 import Kosmos2_5TextForCausalLM
 
     return Kosmos2_5TextForCausalLM.from_pretrained(
-        path, key_mapping=FAMILY._TEXT_KEY_MAPPING, attn_implementation="eager"
+        path, key_mapping=TEXT_FAMILY._TEXT_KEY_MAPPING, attn_implementation="eager"
     ).eval()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import torch
-from test_kosmos_2_5 import CHECKPOINT, FAMILY, PROCESSOR, text_module
+from test_kosmos_2_5 import CHECKPOINT, FAMILY, PROCESSOR, TEXT_FAMILY, text_module
 
 from nnterp import StandardizedTransformer
 from nnterp_harness.suite import (
@@ -80,7 +80,7 @@ class TestKosmos2_5Text(FamilySuite):
         from transformers import AutoTokenizer
 
         text = StandardizedTransformer(text_module(checkpoint), tokenizer=AutoTokenizer.from_pretrained(checkpoint))
-        assert text.family is FAMILY and type(text._module).__name__ == "Kosmos2_5TextForCausalLM"
+        assert text.family is TEXT_FAMILY and type(text._module).__name__ == "Kosmos2_5TextForCausalLM"
         box = []
         for run in (model, text):
             with run.trace(QUESTION):

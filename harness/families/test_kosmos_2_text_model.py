@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import test_kosmos_2 as wrapper
 import torch
-from test_kosmos_2 import CHECKPOINT, FAMILY, text_module
+from test_kosmos_2 import CHECKPOINT, TEXT_FAMILY, text_module
 
 from nnterp import StandardizedTransformer
 from nnterp_harness.suite import (
@@ -26,7 +26,7 @@ from nnterp_harness.suite import (
 
 class TestKosmos2Text(FamilySuite):
     CHECKPOINT = CHECKPOINT
-    FAMILY = FAMILY
+    FAMILY = TEXT_FAMILY
     NATIVE = rows(
         "model", "layers", "embed_tokens", "layer_norm", ln1="self_attn_layer_norm", ln2="final_layer_norm", mlp="ffn"
     )

@@ -10,7 +10,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("lfm2_vl")
-FAMILY = family("lfm2")
+FAMILY = family("lfm2_vl")
 from nnterp_harness.entries.lfm2_vl import IMAGE_TOKENS, SIDE, lfm2_vl_processor  # noqa: E402 - after the skip
 
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.

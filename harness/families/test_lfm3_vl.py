@@ -12,7 +12,7 @@ from nnterp_harness.suite import FamilySuite, rows, ulp_close
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("lfm3_vl")
-FAMILY = family("lfm3")
+FAMILY = family("lfm3_vl")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 PROCESSOR = processor_of("lfm3_vl", "Lfm3VlProcessor")
 

@@ -17,7 +17,7 @@ from nnterp_harness.suite import rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("llama4")
-FAMILY = family("llama4_text")
+FAMILY = family("llama4")
 
 from nnterp_harness.entries.llama4 import llama4_processor, wrapper_forward_fails  # noqa: E402 - after the skip
 
@@ -92,6 +92,7 @@ class TestLlama4Vision(VisionSuite):
 
 class TestLlama4Text(text_suite.TestLlama4Text):
     CHECKPOINT = "llama4"
+    FAMILY = FAMILY
     NATIVE = {
         **rows("language_model.model", "layers", "embed_tokens", "norm", head="language_model.lm_head"),
         "layers.0.mlp": "language_model.model.layers.0.feed_forward",

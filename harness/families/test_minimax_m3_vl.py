@@ -9,7 +9,9 @@ from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("minimax_m3_vl")
-FAMILY = family("minimax_m3_vl_text")
+FAMILY = family("minimax_m3_vl")
+#: The text family whose classes the wrapper's text model gets.
+TEXT_FAMILY = family("minimax_m3_vl_text")
 #: Built from the checkpoint's parts: the wrapper's own image processor needs torchvision.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("minimax_m3_vl", "MiniMaxM3VLProcessor")}
 
@@ -40,7 +42,7 @@ class TestMinimaxM3VlText(FamilySuite):
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = LOAD_KWARGS
     EXPECTED_UNAVAILABLE = dict(ROUTED_EXPERTS)
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (TEXT_FAMILY.Mlp,)
     MLP_WIDTH_KEY = "dense_intermediate_size"
     # The gate and up projections are one module, so the neurons are held to `down_proj.input`.
     NEURONS_FROM_ACTIVATION = False

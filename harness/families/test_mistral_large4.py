@@ -13,7 +13,7 @@ from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("mistral_large4")
-FAMILY = family("mistral_large4_text")
+FAMILY = family("mistral_large4")
 
 from nnterp_harness.entries.mistral_large4 import mistral_large4_processor  # noqa: E402 - after the skip
 

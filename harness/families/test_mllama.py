@@ -1,9 +1,10 @@
 """Mllama, end to end: Llama's blocks with a cross-attention block among them, which serves no value yet.
 
 The default task builds `MllamaForCausalLM` from the wrapper checkpoint, a text model
-served by `mllama_text_model`, whose cross-attention block never runs; the
-image-text-to-text load builds `MllamaForConditionalGeneration` with its processor, the
-same text stack under `model.language_model`, and runs that block on an image.
+whose cross-attention block never runs; the image-text-to-text load builds
+`MllamaForConditionalGeneration` with its processor, the same text stack under
+`model.language_model`, and runs that block on an image. Both loads are served by
+`mllama`, the checkpoint's type, with the blocks of `mllama_text_model`.
 `FamilySuite` assumes every block runs and serves the block values, so these checks
 state the contract of the blocks that do and the truth of the one that does not.
 """
@@ -18,7 +19,8 @@ from nnterp_harness.suite import moved, ulp_close
 from nnterp_harness.vision import QUESTION, image
 
 skip_unless_known("mllama")
-FAMILY = family("mllama_text_model")
+FAMILY = family("mllama")
+TEXT = family("mllama_text_model")
 #: The cross-attention block of the checkpoint (its config's `cross_attention_layers`).
 CROSS = 1
 
@@ -39,13 +41,13 @@ class TestMllama:
     def wrapper(cls):
         return load(task="image-text-to-text")
 
-    def test_both_loads_resolve_the_text_family(self, text, wrapper):
+    def test_both_loads_resolve_the_wrapper_family(self, text, wrapper):
         assert type(text._module).__name__ == "MllamaForCausalLM" and text.processor is None
         assert type(wrapper._module).__name__ == "MllamaForConditionalGeneration"
         assert type(wrapper.processor).__name__ == "MllamaProcessor"
         for model in (text, wrapper):
             assert model.family is FAMILY
-            assert [type(block) for block in model.layers] == [FAMILY.Layer, FAMILY.CrossAttentionLayer, FAMILY.Layer]
+            assert [type(block) for block in model.layers] == [TEXT.Layer, TEXT.CrossAttentionLayer, TEXT.Layer]
             assert model.layers[CROSS]._module.__class__.__name__ == "MllamaCrossAttentionDecoderLayer"
         assert wrapper._aliases["layers"] == "model.language_model.layers"
 
@@ -53,7 +55,7 @@ class TestMllama:
         rows = text.support()
         assert not [name for name in rows if name.startswith("vision")]
         for name in ("layer_input", "layer_output", "layer_mid", "mlp.mlp_output", "mlp.mlp_neurons"):
-            assert set(rows[name]) == {CROSS} and FAMILY._CROSS_BLOCK in rows[name][CROSS], name
+            assert set(rows[name]) == {CROSS} and TEXT._CROSS_BLOCK in rows[name][CROSS], name
         for name in ("self_attn.attention_probabilities", "self_attn.attention_output"):
             assert rows[name] == {CROSS: "no self_attn module on this block"}, name
         with pytest.raises(Unavailable, match="cross-attention block"):

@@ -12,7 +12,7 @@ from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import VisionSuite, image, prompt_for
 
 skip_unless_known("molmo2")
-FAMILY = family("molmo2_text")
+FAMILY = family("molmo2")
 
 from nnterp_harness.entries.molmo2 import molmo2_processor  # noqa: E402 - after the skip
 

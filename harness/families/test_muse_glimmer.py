@@ -10,12 +10,14 @@ import numpy as np
 import torch
 
 from nnterp.components import VisionLayer, VisionMlp
+from nnterp.components.muse_vision import MuseVision
+from nnterp.components.vision import MoonVisionAttention
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.towers import QwenVisionSuite
 from nnterp_harness.vision import prompt_for
 
 skip_unless_known("muse_glimmer")
-FAMILY = family("muse_glimmer_text")
+FAMILY = family("muse_glimmer")
 
 from nnterp_harness.entries.muse_glimmer import muse_processor  # noqa: E402 - after the skip
 
@@ -26,7 +28,7 @@ PROMPT = "The Eiffel Tower is in"
 class TestMuseGlimmerVision(QwenVisionSuite):
     CHECKPOINT = "muse_glimmer"
     FAMILY = FAMILY
-    TOWER_ENVOYS = (FAMILY.MuseVision, VisionLayer, FAMILY.MuseVisionAttention, VisionMlp)
+    TOWER_ENVOYS = (MuseVision, VisionLayer, MoonVisionAttention, VisionMlp)
     LOAD_KWARGS = {"processor": PROCESSOR}
 
     def test_the_stand_in_cuts_temporal_major_patches(self):

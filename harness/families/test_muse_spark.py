@@ -8,7 +8,7 @@ served; the processor is built with `MuseImages` in the image slot, no video pro
 from nnterp_harness.release import family, skip_unless_known
 
 skip_unless_known("muse_spark")
-FAMILY = family("muse_spark_text")
+FAMILY = family("muse_spark")
 
 import test_muse_glimmer as glimmer  # noqa: E402  - Muse Glimmer's vision checks, collected here on this wrapper
 

@@ -5,7 +5,7 @@ No causal-LM class of the auto mapping builds `muse_spark_text` alone, so the wr
 
 # ruff: noqa: E402  - the imports follow the skip, which must run first on a release without the type
 
-from nnterp_harness.release import skip_unless_known
+from nnterp_harness.release import family, skip_unless_known
 
 skip_unless_known("muse_spark")
 
@@ -19,6 +19,9 @@ from nnterp_harness.suite import (
     run,
 )
 from nnterp_harness.weighted_stream import WeightedStreamChecks
+
+#: The text family whose classes the wrapper's text model gets.
+TEXT_FAMILY = family("muse_spark_text")
 
 
 class TestMuseSparkText(FamilySuite):
@@ -36,11 +39,11 @@ class TestMuseSparkText(FamilySuite):
     MOE_UNAVAILABLE = {"expert_outputs": "pooled width", "shared_expert_output": "this mixture has no shared expert"}
     MLP_NORM = "pre_feedforward_layernorm"
     PREMIX_IS_HEAD_OUTPUTS = False
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (TEXT_FAMILY.Mlp,)
 
     def stream_term(self, block, sublayer, stream):
         gate = block.post_attention_residual_gate if sublayer == "attention" else block.post_feedforward_residual_gate
-        return FAMILY._gate_weights(gate)[0] * stream
+        return TEXT_FAMILY._gate_weights(gate)[0] * stream
 
     def test_contributions_are_the_gated_post_norms(self, model):
         def body(m):
@@ -58,7 +61,7 @@ class TestMuseSparkText(FamilySuite):
             assert torch.equal(contribution, beta * normed) and not torch.equal(contribution, normed), index
 
     def test_mlp_layer_types_decide_the_mixture_blocks(self, model):
-        kinds = [isinstance(block.mlp, FAMILY.Moe) for block in model.layers]
+        kinds = [isinstance(block.mlp, TEXT_FAMILY.Moe) for block in model.layers]
         types = model.config.get_text_config().mlp_layer_types
         assert kinds == [kind == "sparse" for kind in types] == [False, True]
 

@@ -8,7 +8,7 @@ from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.vision import VisionSuite, processor_of, prompt_for
 
 skip_unless_known("paddleocr_vl")
-FAMILY = family("paddleocr_vl_text")
+FAMILY = family("paddleocr_vl")
 #: Built from the checkpoint's parts: without torchvision an older release's auto image processor cannot load.
 LOAD_KWARGS = {
     "task": "image-text-to-text",

@@ -8,7 +8,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("paddleocr_vl")
-FAMILY = family("paddleocr_vl_text")
+FAMILY = family("paddleocr_vl")
 #: Built from the checkpoint's parts: without torchvision an older release's auto image processor cannot load.
 LOAD_KWARGS = {
     "task": "image-text-to-text",

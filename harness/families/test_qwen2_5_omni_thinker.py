@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+from nnterp.components.thinker import ThinkerScatter
 from nnterp_harness.entries.qwen2_5_omni_thinker import thinker_model_missing, thinker_processor
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.towers import PerImageHeadsChecks, QwenVisionSuite, WindowOrderChecks
@@ -16,7 +17,7 @@ skip_unless_known("qwen2_5_omni_thinker")
 if reason := thinker_model_missing():
     pytest.skip(reason, allow_module_level=True)
 
-FAMILY = family("qwen2_5_omni_text")
+FAMILY = family("qwen2_5_omni_thinker")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 PROCESSOR = thinker_processor("qwen2_5_omni_thinker", "Qwen2_5OmniProcessor")
 
@@ -29,7 +30,7 @@ class ThinkerChecks:
 
     def test_the_image_scatter_is_the_thinker_models_second(self, model):
         assert type(model._module.model).__name__ == self.THINKER_MODEL
-        assert isinstance(model.model, FAMILY.ThinkerScatter)
+        assert isinstance(model.model, ThinkerScatter)
         # The audio scatter comes first in the forward's source; `image_features` is keyed on the image's.
         source = str(model.model.source)
         assert source.index("inputs_embeds_masked_scatter_0") < source.index("audio_mask, audio_features")

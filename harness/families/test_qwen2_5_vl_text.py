@@ -8,7 +8,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import processor_of
 
 skip_unless_known("qwen2_5_vl")
-FAMILY = family("qwen2_5_vl_text")
+FAMILY = family("qwen2_5_vl")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen2_5_vl", "Qwen2_5_VLProcessor")}
 

@@ -7,7 +7,7 @@ from nnterp_harness.towers import MergerChecks, QwenVisionSuite
 from nnterp_harness.vision import QUESTION, processor_of
 
 skip_unless_known("qwen3_5")
-FAMILY = family("qwen3_5_text")
+FAMILY = family("qwen3_5")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen3_5", "Qwen3VLProcessor")}
 

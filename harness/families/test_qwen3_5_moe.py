@@ -1,6 +1,7 @@
 """Qwen3.5-MoE, end to end: the packed Qwen3 ViT with per-image attention, its merger as projector, on the hybrid
 text model whose blocks are mixtures."""
 
+from nnterp.components import Mlp
 from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family, skip_unless_known
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, ulp_close
@@ -8,7 +9,7 @@ from nnterp_harness.towers import MergerChecks, QwenVisionSuite
 from nnterp_harness.vision import QUESTION, processor_of
 
 skip_unless_known("qwen3_5_moe")
-FAMILY = family("qwen3_5_moe_text")
+FAMILY = family("qwen3_5_moe")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen3_5_moe", "Qwen3VLProcessor")}
 
@@ -35,6 +36,6 @@ class TestQwen3_5MoeText(FamilySuite):
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm", attn=None)
     LOAD_KWARGS = LOAD_KWARGS
     EXPECTED_UNAVAILABLE = {**ROUTING_NEEDED, **ROUTED_EXPERTS}
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
     QUERY_GATED = True
     PREMIX_IS_HEAD_OUTPUTS = False

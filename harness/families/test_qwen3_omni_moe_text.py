@@ -33,7 +33,7 @@ class TestQwen3OmniMoeText(FamilySuite):
     # No block has a shared expert: the mixtures say so, and the dense block has no mixture at all.
     EXPECTED_UNAVAILABLE = {**NO_TAP, **ROUTED_EXPERTS, "mlp.shared_expert_output": "has no shared"}
     MOE_UNAVAILABLE = {"shared_expert_output": "this mixture has no shared expert"}
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
 
     def test_the_checkpoint_holds_each_mlp_kind(self, model):
         kinds = [type(block.mlp) for block in model.layers]

@@ -22,7 +22,7 @@ if reason := thinker_model_missing():
 
 from test_qwen2_5_omni_thinker import ThinkerChecks  # noqa: E402  - the omni thinker's scatter checks
 
-FAMILY = family("qwen3_omni_moe_text")
+FAMILY = family("qwen3_omni_moe_thinker")
 #: Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
 PROCESSOR = thinker_processor("qwen3_omni_moe_thinker", "Qwen3OmniMoeProcessor")
 

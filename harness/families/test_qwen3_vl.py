@@ -14,6 +14,6 @@ skip_unless_known("qwen3_vl")
 class TestQwen3VLVision(QwenVisionSuite):
     CHECKS = (DeepstackChecks, MergerChecks)
     CHECKPOINT = "qwen3_vl"
-    FAMILY = family("qwen3_vl_text")
+    FAMILY = family("qwen3_vl")
     # Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
     LOAD_KWARGS = {"processor": processor_of("qwen3_vl", "Qwen3VLProcessor")}

@@ -12,6 +12,6 @@ skip_unless_known("qwen3_vl_moe")
 class TestQwen3VLMoeVision(QwenVisionSuite):
     CHECKS = (DeepstackChecks, MergerChecks)
     CHECKPOINT = "qwen3_vl_moe"
-    FAMILY = family("qwen3_vl_moe_text")
+    FAMILY = family("qwen3_vl_moe")
     # Built from the checkpoint's parts: without torchvision the saved processor cannot load whole.
     LOAD_KWARGS = {"processor": processor_of("qwen3_vl_moe", "Qwen3VLProcessor")}

@@ -15,7 +15,7 @@ skip_unless_known("qwen3_vl")
 class TestQwen3VLText(FamilySuite):
     CHECKS = (DeepstackTextChecks,)
     CHECKPOINT = "qwen3_vl"
-    FAMILY = family("qwen3_vl_text")
+    FAMILY = family("qwen3_vl")
     NATIVE = rows("model.language_model", "layers", "embed_tokens", "norm")
     LOAD_KWARGS = {"task": "image-text-to-text", "processor": processor_of("qwen3_vl", "Qwen3VLProcessor")}
     EXPECTED_UNAVAILABLE = NO_TAP

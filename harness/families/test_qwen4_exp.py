@@ -15,7 +15,7 @@ from nnterp_harness.suite import rows
 from nnterp_harness.vision import processor_of, prompt_for
 
 skip_unless_known("qwen4_exp")
-FAMILY = family("qwen4_exp_text")
+FAMILY = family("qwen4_exp")
 
 if reason := indexed_attention_unsupported():
     pytest.skip(reason, allow_module_level=True)
@@ -49,6 +49,7 @@ class TestQwen4ExpVision(qwen3_5.TestQwen3_5Vision):
 
 class TestQwen4ExpText(text_suite.TestQwen4ExpText):
     CHECKPOINT = "qwen4_exp"
+    FAMILY = FAMILY
     NATIVE = rows(
         "model.language_model", "layers", "embed_tokens", "hyper_connection_mixer", attn=None, ln1=None, ln2=None
     )

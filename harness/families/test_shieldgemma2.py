@@ -1,4 +1,4 @@
-"""ShieldGemma 2, end to end: Gemma 3's wrapper, served by `gemma3_text` with Gemma 3's keys.
+"""ShieldGemma 2, end to end: Gemma 3's wrapper, served by `shieldgemma2` with Gemma 3's keys.
 
 The image-text-to-text task builds `Gemma3ForConditionalGeneration` from a ShieldGemma 2
 checkpoint; its processor writes one prompt per image and policy from its chat template
@@ -16,7 +16,7 @@ from nnterp_harness.suite import FamilySuite, rows
 from nnterp_harness.vision import VisionSuite, prompt_for
 
 skip_unless_known("shieldgemma2")
-FAMILY = family("gemma3_text")
+FAMILY = family("shieldgemma2")
 
 
 def gemma3_processor():

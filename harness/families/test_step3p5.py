@@ -12,6 +12,8 @@ skip_unless_known("step3p7")
 import torch
 from test_step3p7 import FAMILY, PROCESSOR
 
+from nnterp.components import Mlp
+from nnterp.families.step3p5 import Moe
 from nnterp_harness.sliding import LONG_PROMPT
 from nnterp_harness.suite import (
     ROUTED_EXPERTS,
@@ -30,7 +32,7 @@ class TestStep3p7Text(FamilySuite):
     MOE_UNAVAILABLE = {"expert_outputs": "their own loop"}
     PREMIX_IS_HEAD_OUTPUTS = False
     SCALE_KEY = "moe_router_scaling_factor"
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
 
     def available(self, model, key):
         # The dense block's MLP has no mixture value and says so, as `test_support_is_what_this_family_expects`
@@ -41,7 +43,7 @@ class TestStep3p7Text(FamilySuite):
         entry = model.support().get(key)
         assert entry is not None, f"{key} is in EXPECTED_UNAVAILABLE, but support() reports it available"
         for index, reason in entry.items() if isinstance(entry, dict) else [(None, entry)]:
-            if index is not None and key.startswith("mlp.") and not isinstance(model.layers[index].mlp, FAMILY.Moe):
+            if index is not None and key.startswith("mlp.") and not isinstance(model.layers[index].mlp, Moe):
                 assert "has no" in reason, f"{key} on dense block {index}: {reason!r}"
                 continue
             assert expected in reason, f"{key}: expected a reason containing {expected!r}, got {reason!r}"
@@ -77,7 +79,7 @@ class TestStep3p7Text(FamilySuite):
         assert torch.equal(routed + shared, out)
 
     def test_mlp_layer_types_decide_the_mixture_blocks(self, model):
-        kinds = [isinstance(block.mlp, FAMILY.Moe) for block in model.layers]
+        kinds = [isinstance(block.mlp, Moe) for block in model.layers]
         config = model.config.get_text_config()
         assert kinds == [kind == "sparse" for kind in config.mlp_layer_types] == [False, True]
 

@@ -14,7 +14,7 @@ from nnterp_harness.suite import moved
 from nnterp_harness.vision import VisionSuite, image, prompt_for
 
 skip_unless_known("step3p7")
-FAMILY = family("step3p5")
+FAMILY = family("step3p7")
 
 from nnterp_harness.entries.step3p7 import CROP, IMAGE_TOKENS, SIDE, step3p7_processor  # noqa: E402 - after the skip
 

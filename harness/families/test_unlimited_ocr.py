@@ -13,7 +13,7 @@ from nnterp_harness.suite import moved
 from nnterp_harness.vision import VisionSuite, image, prompt_for
 
 skip_unless_known("unlimited_ocr")
-FAMILY = family("unlimited_ocr_text")
+FAMILY = family("unlimited_ocr")
 
 from nnterp_harness.entries.unlimited_ocr import unlimited_ocr_processor  # noqa: E402 - after the skip
 

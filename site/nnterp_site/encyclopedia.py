@@ -17,7 +17,9 @@ says what failed; `site/tests/test_encyclopedia.py` fails on such a page.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import importlib.metadata
 import inspect
 import json
 import math
@@ -26,6 +28,7 @@ import re
 import traceback
 import warnings
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +87,35 @@ def pinned_checkpoint(model_type: str) -> Path | None:
         if model_type in types:
             return folder
     return None
+
+
+@cache
+def _code_digest() -> str:
+    """What every page is read with: nnterp's source, this generator's, and the installed stack's versions."""
+    import nnterp
+
+    digest = hashlib.sha256()
+    for path in sorted(Path(nnterp.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    for distribution in ("transformers", "nnsight", "torch"):
+        digest.update(f"{distribution}=={importlib.metadata.version(distribution)}".encode())
+    return digest.hexdigest()
+
+
+def fingerprint(model_type: str) -> str:
+    """What `model_type`'s page depends on, hashed: the code it is read with and its pinned checkpoint's files.
+
+    A page embeds the fingerprint it was built from, so a built page is current exactly
+    when its fingerprint equals a fresh one, with no second read of the family.
+    """
+    digest = hashlib.sha256(f"{SCHEMA}:{model_type}:{_code_digest()}".encode())
+    checkpoint = pinned_checkpoint(model_type)
+    for path in sorted(checkpoint.iterdir()) if checkpoint is not None else ():
+        if path.is_file():
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 # -- the family module -----------------------------------------------------------------
@@ -603,7 +635,13 @@ def extract(model_type: str) -> dict[str, Any]:
     """Everything a family's page shows, as JSON-ready data; `problems` lists what could not be read."""
     from nnterp.families import lookup_module
 
-    data: dict[str, Any] = {"schema": SCHEMA, "model_type": model_type, "slug": slug(model_type), "problems": []}
+    data: dict[str, Any] = {
+        "schema": SCHEMA,
+        "model_type": model_type,
+        "slug": slug(model_type),
+        "fingerprint": fingerprint(model_type),
+        "problems": [],
+    }
     try:
         module = lookup_module(model_type)
     except Exception as error:  # a family that does not import still gets a page saying so

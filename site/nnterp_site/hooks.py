@@ -12,7 +12,6 @@ the strict build and the tests use them all.
 
 from __future__ import annotations
 
-import hashlib
 import linecache
 import logging
 import os
@@ -51,27 +50,9 @@ def _read_families() -> list[str]:
     return [model_type for model_type in every if model_type in wanted or encyclopedia.slug(model_type) in wanted]
 
 
-def _fingerprint(model_type: str) -> str:
-    """What a page depends on: nnterp's source and the pinned checkpoint's files."""
-    import nnterp
-
-    digest = hashlib.sha256()
-    package = Path(nnterp.__file__).parent
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.read_bytes())
-    checkpoint = encyclopedia.pinned_checkpoint(model_type)
-    if checkpoint is not None:
-        for path in sorted(checkpoint.iterdir()):
-            if path.is_file():
-                digest.update(path.name.encode())
-                digest.update(str(path.stat().st_size).encode())
-                digest.update(str(path.stat().st_mtime_ns).encode())
-    return digest.hexdigest()
-
-
 def _refresh(model_types: list[str]) -> None:
     # `mkdocs serve` rebuilds on every edit: a page is extracted again only when what it reads changed.
-    fingerprints = {model_type: _fingerprint(model_type) for model_type in model_types}
+    fingerprints = {model_type: encyclopedia.fingerprint(model_type) for model_type in model_types}
     stale = [t for t in model_types if t not in _cache or _cache[t][0] != fingerprints[t]]
     for model_type, data in encyclopedia.extract_many(stale).items():
         for problem in data["problems"]:

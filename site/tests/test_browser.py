@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -25,12 +24,15 @@ if not (Path(CHROMIUM).is_file() and Path(DRIVER).is_file()):
     )
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+#: How many encyclopedia mounts on the page are not drawn yet.
+UNDRAWN = "return document.querySelectorAll('.nnterp-ency:not([data-ready])').length"
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +52,11 @@ def _open(browser, url: str) -> list[dict]:
     browser.get_log("browser")
     browser.get(url)
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
-    time.sleep(0.3)
+    try:
+        # The scripts have run; an encyclopedia drawing marks its mount when done, and one that throws never does.
+        WebDriverWait(browser, 5).until(lambda d: d.execute_script(UNDRAWN) == 0)
+    except TimeoutException:
+        pass  # the console holds why the drawing did not finish
     return [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
 
 

@@ -296,7 +296,7 @@ class VisionSuite(metaclass=ChoosesChecks):
     - `CHECKS`: the tower's own check classes the class runs (`MergerChecks`,
       `DeepstackChecks`, ...), declared as data; `ChoosesChecks` puts them among its bases.
     - `CHECKPOINT`: the pinned tiny wrapper checkpoint.
-    - `FAMILY`: the text family the wrapper resolves to.
+    - `FAMILY`: the family the wrapper resolves to (its own module).
     - `TOWER_ENVOYS`: the tower's `(Vision, VisionLayer, VisionAttention, VisionMlp)` classes.
     - `IMAGE_SIDE`: the side of the test images, in pixels.
     - `PATTERN_REASON`: a substring of the reason the tower's pattern is unavailable, or

@@ -137,7 +137,8 @@ def test_a_multimodal_config_is_looked_up_by_its_text_config():
 
     from nnterp.standardized import family_model_type
 
-    config = SimpleNamespace(model_type="gemma3", text_config=SimpleNamespace(model_type="gemma3_text"))
+    # A wrapper type with no family of its own.
+    config = SimpleNamespace(model_type="unshipped_wrapper", text_config=SimpleNamespace(model_type="gemma3_text"))
     assert family_model_type(config) == "gemma3_text"
 
 

@@ -290,11 +290,15 @@ def wrapper_config(own, text):
 def test_a_wrapper_takes_its_own_family_where_one_ships_else_its_text_family():
     from nnterp.standardized import family_model_type
 
-    assert families.has_family("minicpmv4_7") and families.has_family("llava") and not families.has_family("gemma3")
+    assert (
+        families.has_family("minicpmv4_7")
+        and families.has_family("llava")
+        and not families.has_family("unshipped_wrapper")
+    )
     assert not families.has_family("default") and not families.has_family("_releases")
     assert family_model_type(wrapper_config("minicpmv4_7", "qwen3_5_text")) == "minicpmv4_7"
     assert family_model_type(wrapper_config("llava", "qwen2")) == "llava"
-    assert family_model_type(wrapper_config("gemma3", "gemma3_text")) == "gemma3_text"
+    assert family_model_type(wrapper_config("unshipped_wrapper", "gemma3_text")) == "gemma3_text"
     assert family_model_type(wrapper_config("minicpmv4_7", "qwen3_5_text"), engine="vllm") == "qwen3_5_text"
 
 
@@ -303,9 +307,9 @@ def test_a_family_registered_for_a_wrapper_type_wins_over_its_text_family():
 
     variant = types.SimpleNamespace(**vars(llama))
     try:
-        families.register(variant, "gemma3")
-        assert families.has_family("gemma3")
-        assert family_model_type(wrapper_config("gemma3", "gemma3_text")) == "gemma3"
+        families.register(variant, "unshipped_wrapper")
+        assert families.has_family("unshipped_wrapper")
+        assert family_model_type(wrapper_config("unshipped_wrapper", "gemma3_text")) == "unshipped_wrapper"
     finally:
-        del families.REGISTRY["gemma3"]
-    assert family_model_type(wrapper_config("gemma3", "gemma3_text")) == "gemma3_text"
+        del families.REGISTRY["unshipped_wrapper"]
+    assert family_model_type(wrapper_config("unshipped_wrapper", "gemma3_text")) == "gemma3_text"

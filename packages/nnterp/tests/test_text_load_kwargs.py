@@ -10,7 +10,7 @@ import torch
 from safetensors import safe_open
 
 from nnterp import StandardizedTransformer
-from nnterp.families import emu3_text_model
+from nnterp.families import emu3
 from nnterp.families import llama as llama_family
 
 
@@ -21,9 +21,9 @@ def saved_embeddings(path) -> torch.Tensor:
 
 def test_a_default_task_load_gets_the_family_load_kwargs(path):
     model = StandardizedTransformer(path("emu3"), dispatch=True)
-    assert model.family is emu3_text_model
+    assert model.family is emu3
     assert type(model._module).__name__ == "Emu3ForCausalLM"
-    assert model.kwargs["key_mapping"] == emu3_text_model.TEXT_LOAD_KWARGS["key_mapping"]
+    assert model.kwargs["key_mapping"] == emu3.TEXT_LOAD_KWARGS["key_mapping"]
     assert torch.equal(model.embed_tokens._module.weight, saved_embeddings(path("emu3")))
 
 
@@ -36,7 +36,7 @@ def test_the_callers_own_argument_wins(path):
 
 def test_another_task_and_a_loaded_module_get_none(path, llama):
     wrapper = StandardizedTransformer(path("emu3"), task="image-text-to-text")
-    assert wrapper.family is emu3_text_model
+    assert wrapper.family is emu3
     assert "key_mapping" not in wrapper.kwargs
     family = types.SimpleNamespace(
         RENAME=llama_family.RENAME, ENVOYS=llama_family.ENVOYS, TEXT_LOAD_KWARGS={"key_mapping": {"^a$": "b"}}

@@ -8,24 +8,6 @@ SIDE = 32
 IMAGE_TOKENS = {"image_token": "<image>", "image_start_token": "<|vision_start|>", "image_end_token": "<|vision_end|>"}
 
 
-def text_type_folded() -> str | None:
-    """Why this release's HunYuanVL wrapper resolves to no text family, or `None`.
-
-    transformers 5.17's config folds every top-level key a text config also has into
-    the text config, `model_type` among them, so a saved checkpoint's text config reads
-    `model_type` 'hunyuan_vl' and the wrapper resolves to the default family.
-    """
-    from transformers import HunYuanVLConfig
-
-    config = HunYuanVLConfig.from_dict({"model_type": "hunyuan_vl", "text_config": {"model_type": "hunyuan_vl_text"}})
-    if config.text_config.model_type == "hunyuan_vl_text":
-        return None
-    return (
-        "this transformers release's HunYuanVLConfig folds the top-level keys into the text config, model_type "
-        f"among them, so the text config reads model_type {config.text_config.model_type!r} and no family resolves"
-    )
-
-
 def _processor(tokenizer, config):
     from transformers import HunYuanVLProcessor
     from transformers.models.hunyuan_vl.image_processing_pil_hunyuan_vl import HunYuanVLImageProcessorPil
@@ -82,6 +64,5 @@ ENTRIES = (
         },
         auto_class="AutoModelForImageTextToText",
         processor=_processor,
-        unserved=text_type_folded,
     ),
 )

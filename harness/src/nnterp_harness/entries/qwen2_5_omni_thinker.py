@@ -79,7 +79,7 @@ def thinker_model_missing() -> str | None:
         return None
     return (
         "this transformers release has no Qwen2_5OmniThinkerModel: its thinker holds the text model at `model` "
-        "and scatters in its own forward, a layout the qwen2_5_omni_text family does not key"
+        "and scatters in its own forward, a layout the qwen2_5_omni_thinker family does not key"
     )
 
 

@@ -38,7 +38,7 @@ def thinker_model_missing() -> str | None:
         return None
     return (
         "this transformers release has no Qwen3OmniMoeThinkerModel: its thinker holds the text model at `model` "
-        "and scatters in its own forward, a layout the qwen3_omni_moe_text family does not key"
+        "and scatters in its own forward, a layout the qwen3_omni_moe_thinker family does not key"
     )
 
 

@@ -14,8 +14,9 @@ its module's file name (``gpt-sw3`` lives in ``gpt_sw3.py``). `lookup` and
 A vision-language wrapper is served by its own type's module where one ships
 (`has_family`), else by the family of its text config's type. A wrapper module
 composes its text family's public `RENAME` and `ENVOYS` (`{**llama.RENAME, ...}`) with
-its tower's; a text family maps no wrapper's classes. A family imports at most
-families that import none, and never another family's private names.
+its tower's; a text family maps no wrapper's classes. A chain of family imports is
+two long at most (wrapper, text family, the family whose classes that one shares), and
+a family never imports another's private names.
 
 Each function takes an `engine`: ``"transformers"``, the default, whose families are
 this package's modules, or an engine another distribution adds through the

@@ -10,37 +10,17 @@ token beside them. The module returns the routed sum plus the shared output.
 The router and the experts keep their own class names, not the mixture's block:
 the envoys bind to the block, the attention and the mixture only.
 
-Aria's language model is also the text model of Aria (`AriaForConditionalGeneration`):
-the text stack under `model.language_model`, Idefics 3's SigLIP-built tower (`vision`,
-at `model.vision_tower`) whose `post_layernorm` norms every patch (its `norm`), and a
-projector (`projector`, at `model.multi_modal_projector`) in which a learned set of
-queries, as many as `projector_patch_to_query_dict` gives the image's patch count,
-cross-attends to the patches and passes through an MLP to the text width. The projector
-reads the last block's stream before `post_layernorm` (`vision_feature_layer` -1), so a
-write to `tower_output` never reaches the text. The wrapper scatters in `AriaModel`, so
-`image_features` is the projector's output, one image token per query.
+The Aria wrapper (`aria`) is served by `nnterp.families.aria`.
 """
 
-from transformers.models.aria.modeling_aria import AriaModel, AriaTextAttention, AriaTextDecoderLayer, AriaTextMoELayer
-from transformers.models.idefics3.modeling_idefics3 import (
-    Idefics3EncoderLayer,
-    Idefics3VisionAttention,
-    Idefics3VisionMLP,
-    Idefics3VisionTransformer,
-)
+from transformers.models.aria.modeling_aria import AriaTextAttention, AriaTextDecoderLayer, AriaTextMoELayer
 
-from nnterp.components import Attention, ImageScatter, Layer, Moe, Vision, VisionAttention, VisionLayer, VisionMlp
-from nnterp.components.vision import SIGLIP_TOWER_RENAME, WRAPPED_TEXT_RENAME
+from nnterp.components import Attention, Layer, Moe
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
-    **WRAPPED_TEXT_RENAME,
-    "model.vision_tower": "vision",
-    "model.multi_modal_projector": "projector",
-    **SIGLIP_TOWER_RENAME,
-    "post_layernorm": "norm",
 }
 
 
@@ -55,9 +35,4 @@ ENVOYS = {
     AriaTextDecoderLayer: Layer,
     AriaTextAttention: Attention,
     AriaTextMoELayer: Moe,
-    Idefics3VisionTransformer: Vision,
-    Idefics3EncoderLayer: VisionLayer,
-    Idefics3VisionAttention: VisionAttention,
-    Idefics3VisionMLP: VisionMlp,
-    AriaModel: ImageScatter,
 }

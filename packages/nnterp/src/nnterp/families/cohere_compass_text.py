@@ -10,57 +10,30 @@ unset), which Cohere's `project_on_vocab` reads off the model. `config.layer_typ
 gives each block a sliding-window or a global attention, and
 `config.rope_parameters` holds one rotary setting per layer type: a type set to
 `None` runs without a position embedding. Every block calls the shared eager
-interface; there is no query/key norm.
+interface; there is no query/key norm. DeepStack, as Qwen3-VL's: inside the wrapper
+the text model adds the k-th tower tap to the image rows after text block k, so block
+k+1 receives `layers[k].deepstack_output` (see `nnterp.components.deepstack`). A
+text-only load has no tap.
 
-The `CohereCompassForConditionalGeneration` wrapper holds this text model under
-`model.language_model` and a Qwen3 ViT under `model.visual` (`vision`): packed
-patches, a learned position grid resampled to each image after `patch_embeddings`,
-a 2-D axial rotary, per-image attention (`PER_IMAGE`), no final norm, and its merger
-(`projector`) running inside it. DeepStack, as Qwen3-VL's: the tower blocks in
-`vision_config.deepstack_visual_indexes` feed mergers of their own, and the text
-model adds the k-th one's output to the image rows after text block k, so block
-k+1 receives `layers[k].deepstack_output` (see `nnterp.components.deepstack`).
-A text-only load has no tap.
+The Cohere Compass wrapper (`cohere_compass`) is served by `nnterp.families.cohere_compass`.
 """
 
 from transformers.models.cohere_compass.modeling_cohere_compass import (
     CohereCompassAttention,
     CohereCompassDecoderLayer,
     CohereCompassMLP,
-    CohereCompassModel,
     CohereCompassTextModel,
-    CohereCompassVisionAttention,
-    CohereCompassVisionBlock,
-    CohereCompassVisionMLP,
-    CohereCompassVisionModel,
 )
 
-from nnterp.components import (
-    Attention,
-    ImageScatter,
-    Mlp,
-    ParallelLayer,
-    QwenVision,
-    QwenVisionAttention,
-    VisionLayer,
-    VisionMlp,
-)
+from nnterp.components import Attention, Mlp, ParallelLayer
 from nnterp.components.deepstack import DeepstackTap, DeepstackTextModel
-from nnterp.components.vision import QWEN3_TOWER_RENAME, WRAPPED_TEXT_RENAME
 from nnterp.families import cohere
 from nnterp.families.cohere import project_on_vocab
 
 __all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "project_on_vocab"]
 
 
-RENAME = {
-    **cohere.RENAME,
-    # The image-text wrapper: the text model, the Qwen3 ViT, and its merger as projector.
-    **WRAPPED_TEXT_RENAME,
-    "model.visual": "vision",
-    "model.visual.merger": "projector",
-    **QWEN3_TOWER_RENAME,
-}
+RENAME = dict(cohere.RENAME)
 
 
 class Layer(DeepstackTap, ParallelLayer):
@@ -72,9 +45,4 @@ ENVOYS = {
     CohereCompassDecoderLayer: Layer,
     CohereCompassAttention: Attention,
     CohereCompassMLP: Mlp,
-    CohereCompassVisionModel: QwenVision,
-    CohereCompassVisionBlock: VisionLayer,
-    CohereCompassVisionAttention: QwenVisionAttention,
-    CohereCompassVisionMLP: VisionMlp,
-    CohereCompassModel: ImageScatter,
 }

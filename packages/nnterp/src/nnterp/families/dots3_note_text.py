@@ -15,55 +15,26 @@ the first blocks a dense MLP and the others DeepSeek-V3's mixture: a grouped sig
 router with a correction bias (`gate`), grouped experts, and shared experts added
 after the routed ones. The block, dense MLP and mixture envoys are DeepSeek-V3's.
 
-The family also serves the `Dots3NoteForConditionalGeneration` wrapper, loaded with
-`task="image-text-to-text"`: the text model under `model.language_model` and the
-vision tower (`vision`, at `model.vision_tower`), a Qwen-style packed ViT. Its patch
-embedding is a convolution over single frames followed by an RMS norm
-(`patch_embeddings` is the normed patches), its blocks are
-`h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))`
-with q/k norms in the attention, and `config.vision_config.mlp_layer_types` makes
-a block's `mlp` either a gated MLP or a routed mixture with no shared expert
-(`VisionMoe`), which serves its `mlp_output` only, not its routing. The attention runs once per
-image, so its pattern and scores are unavailable (`PER_IMAGE`). `tower_output` is
-the stream after the tower's final norm, which the merger (`projector`) norms again
-before projecting 2x2 patch groups to the text width. The audio tower has no values.
+The dots3 note wrapper (`dots3_note`) is served by `nnterp.families.dots3_note`.
 """
 
 from transformers.models.dots3_note.modeling_dots3_note import (
-    Dots3NoteModel,
     Dots3NoteTextAttention,
     Dots3NoteTextDecoderLayer,
     Dots3NoteTextMLP,
     Dots3NoteTextMoE,
-    Dots3NoteVisionAttention,
-    Dots3NoteVisionBlock,
-    Dots3NoteVisionMLP,
-    Dots3NoteVisionModel,
-    Dots3NoteVisionMoE,
 )
 
-from nnterp.components import (
-    ImageScatter,
-    LatentAttention,
-    QwenVision,
-    QwenVisionAttention,
-    VisionLayer,
-    VisionMlp,
-    unavailable,
-)
-from nnterp.components.moe import ROUTED
-from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME
+from nnterp.components import LatentAttention
 from nnterp.families import deepseek_v3
 from nnterp.families.deepseek_v3 import Layer, Mlp, Moe
 
 __all__ = [
     "ENVOYS",
     "RENAME",
-    "Attention",
     "Layer",
     "Mlp",
     "Moe",
-    "VisionMoe",
     "head_dim",
     "num_heads",
     "num_kv_heads",
@@ -71,17 +42,7 @@ __all__ = [
 ]
 
 
-RENAME = {
-    **deepseek_v3.RENAME,
-    **WRAPPED_TEXT_RENAME,
-    "model.vision_tower": "vision",
-    "model.vision_tower.merger": "projector",
-    **QWEN_TOWER_RENAME,
-}
-
-
-class Attention(LatentAttention):
-    """dots3's gated latent attention on the shared eager interface; its sizes are the block's own."""
+RENAME = dict(deepseek_v3.RENAME)
 
 
 # The config refuses a model-wide read of the sizes a sliding block sets for itself, so the
@@ -106,26 +67,10 @@ def qk_head_dim(model) -> int:
     return model.layers[0].self_attn.qk_head_dim
 
 
-class VisionMoe(VisionMlp):
-    """A tower block's routed mixture, served as an MLP: its output, and no one activation or neuron vector.
-
-    The router and expert values are not served: `Moe` lays them out over the text's
-    tokens, `[batch, seq, ...]`, and this mixture runs over the tower's packed patches.
-    """
-
-    mlp_activation = unavailable(ROUTED)
-    mlp_neurons = unavailable(ROUTED)
-
-
 ENVOYS = {
     Dots3NoteTextDecoderLayer: Layer,
-    Dots3NoteTextAttention: Attention,
+    # The gate and the per-block sizes need nothing beyond latent attention's own reads.
+    Dots3NoteTextAttention: LatentAttention,
     Dots3NoteTextMLP: Mlp,
     Dots3NoteTextMoE: Moe,
-    Dots3NoteVisionModel: QwenVision,
-    Dots3NoteVisionBlock: VisionLayer,
-    Dots3NoteVisionAttention: QwenVisionAttention,
-    Dots3NoteVisionMLP: VisionMlp,
-    Dots3NoteVisionMoE: VisionMoe,
-    Dots3NoteModel: ImageScatter,
 }

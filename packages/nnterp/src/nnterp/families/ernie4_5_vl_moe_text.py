@@ -1,4 +1,4 @@
-"""ERNIE 4.5 VL's text model (`Ernie4_5_VLMoeTextModel`), served on `Ernie4_5_VLMoeForConditionalGeneration`.
+"""ERNIE 4.5 VL's text model (`Ernie4_5_VLMoeTextModel`): an ERNIE 4.5 MoE block whose mixture is split by modality.
 
 `h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))`.
 
@@ -23,39 +23,21 @@ routing never reads, and the routed sum is a zero tensor each half writes into i
 before the shared experts are added. The native `text_moe` and `vision_moe` (each a
 router `gate` and `experts`) stay reachable under `layers[i].mlp`.
 
-The wrapper holds the text model under `model.language_model`, a Qwen-like packed
-ViT under `model.vision_tower` (`vision`: a linear patch embedding, a 2-D rotary
-embedding, one attention call per image, a final norm `ln`), and the resampler
-(`projector`: each 2x2 group of patches merged and projected, duplicated along time
-for an image and merged again, then projected to the text width and normed); the
-wrapper scatters the result in `Ernie4_5_VLMoeModel` (`image_features`).
+The ERNIE 4.5 VL wrapper (`ernie4_5_vl_moe`) is served by `nnterp.families.ernie4_5_vl_moe`.
 """
 
 from transformers.models.ernie4_5_vl_moe.modeling_ernie4_5_vl_moe import (
     Ernie4_5_VLMoeDecoderLayer,
     Ernie4_5_VLMoeMLP,
-    Ernie4_5_VLMoeModel,
     Ernie4_5_VLMoeMoeBlock,
     Ernie4_5_VLMoeTextAttention,
-    Ernie4_5_VLMoeVisionAttention,
-    Ernie4_5_VLMoeVisionBlock,
-    Ernie4_5_VLMoeVisionTransformerPretrainedModel,
-    Ernie4_5VLVisionMLP,
 )
 
-from nnterp.components import ImageScatter, QwenVisionAttention, VisionLayer, VisionMlp, unavailable
-from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME, QwenVision
+from nnterp.components import unavailable
 from nnterp.families import ernie4_5_moe
 
-RENAME = {
-    **WRAPPED_TEXT_RENAME,
-    "model.vision_tower": "vision",
-    "model.resampler_model": "projector",
-    **QWEN_TOWER_RENAME,
-    # The tower's final norm; a bare name, since the text model's `norm` holds the alias at the root
-    # (the resampler's inner norms, also `ln`, take it too).
-    "ln": "norm",
-}
+#: Empty: the text model's names are the standard ones, and only a wrapper nests it under a path of its own.
+RENAME = {}
 
 #: Why the routing values have no tensor over every token.
 _MODALITY_SPLIT = (
@@ -101,9 +83,4 @@ ENVOYS = {
     Ernie4_5_VLMoeTextAttention: ernie4_5_moe.Attention,
     Ernie4_5_VLMoeMLP: ernie4_5_moe.Mlp,
     Ernie4_5_VLMoeMoeBlock: Moe,
-    Ernie4_5_VLMoeVisionTransformerPretrainedModel: QwenVision,
-    Ernie4_5_VLMoeVisionBlock: VisionLayer,
-    Ernie4_5_VLMoeVisionAttention: QwenVisionAttention,
-    Ernie4_5VLVisionMLP: VisionMlp,
-    Ernie4_5_VLMoeModel: ImageScatter,
 }

@@ -12,15 +12,8 @@ takes, after both. The embedding module scales by `sqrt(hidden_size)`, and the h
 output is softcapped where the config sets `final_logit_softcapping`, which
 `project_on_vocab` applies too.
 
-Gemma 3's wrapper (`Gemma3ForConditionalGeneration`) holds this text model under
-`model.language_model` beside a SigLIP tower (`vision`); its projector pools the
-tower's normed output (`tower_output`) to `mm_tokens_per_image` rows per image,
-norms and projects them, and the wrapper scatters them in `Gemma3Model`. The
-wrapper returns the head's output without the softcap, so `project_on_vocab`
-softcaps on the causal LM only.
-
-ShieldGemma 2 (`shieldgemma2`) is served the same way: its image-text-to-text load
-builds this `Gemma3ForConditionalGeneration` from the ShieldGemma 2 checkpoint.
+The Gemma 3 wrapper (`gemma3`) is served by `nnterp.families.gemma3`, and ShieldGemma 2
+(`shieldgemma2`) by `nnterp.families.shieldgemma2`.
 """
 
 from transformers.models.gemma3.modeling_gemma3 import (
@@ -28,33 +21,15 @@ from transformers.models.gemma3.modeling_gemma3 import (
     Gemma3DecoderLayer,
     Gemma3ForCausalLM,
     Gemma3MLP,
-    Gemma3Model,
-)
-from transformers.models.siglip.modeling_siglip import (
-    SiglipAttention,
-    SiglipEncoderLayer,
-    SiglipMLP,
-    SiglipVisionModel,
 )
 
-from nnterp.components import (
-    ImageScatter,
-    SandwichAttention,
-    SandwichLayer,
-    SandwichMlp,
-    Vision,
-    VisionAttention,
-    VisionLayer,
-    VisionMlp,
-)
+from nnterp.components import SandwichAttention, SandwichLayer, SandwichMlp
 from nnterp.components.logit_lens import LogitLens, only_on
-from nnterp.components.vision import SIGLIP_WRAPPER_RENAME
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
-    **SIGLIP_WRAPPER_RENAME,
 }
 
 
@@ -66,9 +41,4 @@ ENVOYS = {
     Gemma3DecoderLayer: SandwichLayer,
     Gemma3Attention: SandwichAttention,
     Gemma3MLP: SandwichMlp,
-    SiglipVisionModel: Vision,
-    SiglipEncoderLayer: VisionLayer,
-    SiglipAttention: VisionAttention,
-    SiglipMLP: VisionMlp,
-    Gemma3Model: ImageScatter,
 }

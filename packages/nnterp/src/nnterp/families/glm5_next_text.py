@@ -1,4 +1,4 @@
-"""GLM-5.3-Flash's text model (`Glm5NextTextModel`), served on the `Glm5NextForConditionalGeneration` wrapper.
+"""GLM-5.3-Flash's text model (`Glm5NextTextModel`), its blocks inside hyper-connections.
 
 A hybrid inside hyper-connections. The model carries `hc_mult` parallel copies of the
 residual stream, `S` (`[batch, seq, streams, hidden_size]`, the embedding copied into
@@ -51,52 +51,24 @@ A block is dense or a mixture by its `mlp_layer_types` entry; the mixture is
 DeepSeek-V3's (a grouped sigmoid router with a correction bias, `gate`, grouped
 experts clamped at `swiglu_limit`, shared experts added after the routed ones).
 
-The wrapper holds the text model under `model.language_model` and its ViT under
-`model.visual` (`Glm5NextVision`): GLM-OCR's packed tower (no position grid and no norm after
-the patch convolution, per-head query and key norms, per-image attention,
-`PER_IMAGE`, block MLPs `intermediate_size` wide, clamped at `swiglu_limit`) under an
-axial rotary over each patch's row and column. The final norm (`post_layernorm`)
-ends `tower_output`; a 2x2 convolution (`downsample`) then merges the patches to the
-text width and the merger (`projector`) projects them, both inside the tower.
-`Glm5NextModel`'s forward scatters the projected image into the token embeddings,
-before the model copies them into every stream. The type has no causal-LM class.
+The GLM-5.3-Flash wrapper (`glm5_next`) is served by `nnterp.families.glm5_next`.
 """
 
 import torch
 from transformers.models.glm5_next.modeling_glm5_next import (
-    Glm5NextModel,
     Glm5NextTextAttention,
     Glm5NextTextDecoderLayer,
     Glm5NextTextLinearAttention,
     Glm5NextTextMLP,
     Glm5NextTextMoE,
-    Glm5NextVisionAttention,
-    Glm5NextVisionBlock,
-    Glm5NextVisionMLP,
-    Glm5NextVisionModel,
 )
 
-from nnterp.components import (
-    HybridLayer,
-    HyperConnectionLayer,
-    ImageScatter,
-    LogitLens,
-    QwenVisionAttention,
-    VisionLayer,
-    VisionMlp,
-    collapse_through,
-)
+from nnterp.components import HybridLayer, HyperConnectionLayer, LogitLens, collapse_through
 from nnterp.components.kimi_delta import KimiDeltaAttention
-from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME, GlmVision
 from nnterp.families import deepseek_v3, glm_moe_dsa
 
-RENAME = {
-    **WRAPPED_TEXT_RENAME,
-    "model.visual": "vision",
-    "model.visual.merger": "projector",
-    **QWEN_TOWER_RENAME,
-    "post_layernorm": "norm",
-}
+#: Empty: the text model's names are the standard ones, and only a wrapper nests it under a path of its own.
+RENAME = {}
 
 #: The root's `head_dim` is the values' width and `qk_head_dim` the queries' and keys'.
 head_dim = deepseek_v3.head_dim
@@ -139,18 +111,6 @@ class Layer(HyperConnectionLayer, HybridLayer):
         return stream, chosen
 
 
-class Glm5NextVision(GlmVision):
-    """The GLM-5.3-Flash ViT: GLM-4V's tower with no position grid, and block MLPs `intermediate_size` wide.
-
-    `tower_output` is the final norm's output, before the `downsample` convolution that
-    merges each 2x2 group to the text width.
-    """
-
-    @property
-    def intermediate_size(self) -> int:
-        return self.tower_config.intermediate_size
-
-
 #: One stream from a `Streams` value through the text model's `hc_head`; a `Residual` as is.
 collapse_streams = collapse_through("model.language_model.hc_head")
 
@@ -164,9 +124,4 @@ ENVOYS = {
     Glm5NextTextLinearAttention: KimiDeltaAttention,
     Glm5NextTextMLP: deepseek_v3.Mlp,
     Glm5NextTextMoE: deepseek_v3.Moe,
-    Glm5NextVisionModel: Glm5NextVision,
-    Glm5NextVisionBlock: VisionLayer,
-    Glm5NextVisionAttention: QwenVisionAttention,
-    Glm5NextVisionMLP: VisionMlp,
-    Glm5NextModel: ImageScatter,
 }

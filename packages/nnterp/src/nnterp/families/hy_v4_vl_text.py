@@ -1,4 +1,4 @@
-"""HY-V4-VL's text model (`HYV4VLTextModel`), served on the `HYV4VLForConditionalGeneration` wrapper.
+"""HY-V4-VL's text model (`HYV4VLTextModel`, model type `hy_v4_vl_text`).
 
 `h = post_a * self_attn(input_layernorm(collapse_a)) + x;
 out = post_m * mlp(post_attention_layernorm(collapse_m)) + h`, over every stream.
@@ -6,32 +6,17 @@ out = post_m * mlp(post_attention_layernorm(collapse_m)) + h`, over every stream
 HY-V4's block (see `nnterp.families.hy_v4`): unmixed hyper-connection streams around
 a gated latent attention with a sink per head and an indexer's top-k mask, and a
 dense MLP or a mixture per block, under a multimodal rotary embedding. Its values are
-HY-V4's, keyed on the wrapper's own copies of the classes. The wrapper holds the text
-model under `model.language_model`, with `hc_head` there, and the ViT under
-`model.vision_tower`, HunYuanVL's (see `nnterp.families.hunyuan_vl_text`): every
-image's patches in one row `[1, patches, width]`, a convolution per patch, the
-attention called once per image (`PER_IMAGE`), no final norm. The patch merger
-(`projector`) runs inside the tower once per image: it norms, merges each 2x2 group
-with convolutions, projects to the text width and adds a learned newline after each
-row, all of which the wrapper scatters in `HYV4VLModel` (`image_features`). Every
-stream of block 0 receives the image.
+HY-V4's, keyed on the wrapper's own copies of the classes. transformers has no
+causal-LM class for `hy_v4_vl_text`: the text model is served only inside its wrapper,
+under `model.language_model`, with `hc_head` there, which `collapse_streams` reads.
+
+The `HYV4VLForConditionalGeneration` wrapper (`hy_v4_vl`) is served by
+`nnterp.families.hy_v4_vl`.
 """
 
-from transformers.models.hy_v4_vl.modeling_hy_v4_vl import (
-    HYV4VLMLP,
-    HYV4VLAttention,
-    HYV4VLDecoderLayer,
-    HYV4VLModel,
-    HYV4VLMoE,
-    HYV4VLVisionAttention,
-    HYV4VLVisionBlock,
-    HYV4VLVisionMLP,
-    HYV4VLVisionModel,
-)
+from transformers.models.hy_v4_vl.modeling_hy_v4_vl import HYV4VLMLP, HYV4VLAttention, HYV4VLDecoderLayer, HYV4VLMoE
 
-from nnterp.components import ImageScatter, LogitLens, VisionLayer, VisionMlp, collapse_through
-from nnterp.components.vision import SIGLIP_TOWER_RENAME, WRAPPED_TEXT_RENAME
-from nnterp.families.hunyuan_vl_text import HunyuanVision, HunyuanVisionAttention
+from nnterp.components import LogitLens, collapse_through
 from nnterp.families.hy_v4 import Attention, Layer, Mlp, Moe, head_dim, qk_head_dim
 
 __all__ = [
@@ -47,12 +32,8 @@ __all__ = [
     "qk_head_dim",
 ]
 
-RENAME = {
-    **WRAPPED_TEXT_RENAME,
-    "model.vision_tower": "vision",
-    "model.vision_tower.patch_merger": "projector",
-    **SIGLIP_TOWER_RENAME,
-}
+# The text model alone already names its embedding, blocks and final norm as nnterp does.
+RENAME: dict[str, str] = {}
 
 
 #: One stream from a `Streams` value through the text model's `hc_head`; a `Residual` as is.
@@ -67,9 +48,4 @@ ENVOYS = {
     HYV4VLAttention: Attention,
     HYV4VLMLP: Mlp,
     HYV4VLMoE: Moe,
-    HYV4VLVisionModel: HunyuanVision,
-    HYV4VLVisionBlock: VisionLayer,
-    HYV4VLVisionAttention: HunyuanVisionAttention,
-    HYV4VLVisionMLP: VisionMlp,
-    HYV4VLModel: ImageScatter,
 }

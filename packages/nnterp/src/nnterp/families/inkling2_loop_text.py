@@ -25,25 +25,19 @@ as Inkling 2 runs it; `attention_norm_output` is the queries' normed stream on e
 pass, the message gates sitting before the norms. The later passes keep their keys,
 values and convolution windows in their own cache layers, appended after the model's.
 
-Inkling 2 Loop's wrapper (`Inkling2LoopForConditionalGeneration`) holds this text
-model under `model.language_model` beside Inkling 2's ViT (`vision`, built from an
-`inkling2_vision` config) and its 2x2 merger (`projector`), keyed as in
-`nnterp.families.inkling2_text`; `Inkling2LoopModel` scatters the merged patches into
-the token embeddings before the first pass.
+The Inkling 2 Loop wrapper (`inkling2_loop`) is served by `nnterp.families.inkling2_loop`.
 """
 
 from transformers.models.inkling2_loop.modeling_inkling2_loop import (
     Inkling2LoopFullAttention,
     Inkling2LoopFullDecoderLayer,
     Inkling2LoopFullLoopDecoderLayer,
-    Inkling2LoopModel,
     Inkling2LoopSlidingAttention,
     Inkling2LoopSlidingDecoderLayer,
     Inkling2LoopSlidingLoopDecoderLayer,
     Inkling2LoopSparseMoeBlock,
 )
 
-from nnterp.components import ImageScatter
 from nnterp.families import inkling2_text
 
 RENAME = dict(inkling2_text.RENAME)
@@ -71,6 +65,4 @@ ENVOYS = {
     Inkling2LoopSlidingAttention: inkling2_text.Attention,
     Inkling2LoopFullAttention: inkling2_text.Attention,
     Inkling2LoopSparseMoeBlock: inkling2_text.Moe,
-    **inkling2_text.TOWER_ENVOYS,
-    Inkling2LoopModel: ImageScatter,
 }

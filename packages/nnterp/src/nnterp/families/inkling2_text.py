@@ -41,78 +41,36 @@ shared expert. After the last block the model mixes the group states once more
 final norm, `lm_head` and the softcap, so it equals the logits on `final_input`'s
 mix, not on the last block's raw `layer_output`.
 
-Inkling 2's wrapper (`Inkling2ForConditionalGeneration`) holds this text model under
-`model.language_model` and a ViT as `vision` (`model.vision_tower`). The tower cuts
-each image into patches, embeds each with a linear map plus a bilinearly resampled
-learned position grid, puts a CLS row before each image's patches and runs every image
-in one packed row (`[patches, width]`, served as `[1, patches, width]`), turned by a
-2-D rotary embedding. Its blocks norm before each sublayer and scale each sublayer's
-output per channel (`h = x + lambda_1 * self_attn(layernorm_before(x)); out = h +
-lambda_2 * mlp(layernorm_after(h))`), so `attention_output` and `mlp_output` are the
-scaled products; the attention is called once per image, so its pattern and scores
-are unavailable (`PER_IMAGE`). The tower has no final norm: `tower_output` is the last
-block's stream, CLS rows included. Its `merger` (`projector`) drops the CLS rows,
-concatenates each 2x2 group of neighbouring patches and projects it to the text width
-through a two-layer MLP, one image token per group, and `Inkling2Model` scatters the
-result into the token embeddings. Inkling 2 Loop's wrapper runs the same tower.
+The Inkling 2 wrapper (`inkling2`) is served by `nnterp.families.inkling2`.
 """
 
 from nnsight.intervention.interleaver import Mediator
 from transformers.models.inkling2.modeling_inkling2 import (
     Inkling2FullAttention,
     Inkling2FullDecoderLayer,
-    Inkling2Model,
     Inkling2SlidingAttention,
     Inkling2SlidingDecoderLayer,
     Inkling2SparseMoeBlock,
-    Inkling2VisionAttention,
-    Inkling2VisionEncoderLayer,
-    Inkling2VisionMLP,
-    Inkling2VisionModel,
 )
 
 from nnterp.components import (
     DerivedEProperty,
     EProperty,
-    ImageScatter,
     Layer,
     Moe,
-    Patches,
     Pattern,
-    QwenVisionAttention,
     Residual,
     SinkAttention,
-    VisionLayer,
-    VisionMlp,
     interface_reason,
-    no_tower_run,
     normed_contribution,
-    variable_resolution,
 )
-from nnterp.components import Vision as BaseVision
 from nnterp.components.logit_lens import LogitLens
-from nnterp.components.scaled import scaled_value
-from nnterp.components.vision import WRAPPED_TEXT_RENAME, as_native, as_patches
-
-#: The Inkling 2 ViT and its merger under a wrapper, and the tower's inner names, keyed relative to the tower.
-TOWER_RENAME = {
-    "model.vision_tower": "vision",
-    "model.vision_tower.merger": "projector",
-    "embeddings.patch_embedding": "patch_embed",
-    "layernorm_before": "input_layernorm",
-    "layernorm_after": "post_attention_layernorm",
-    "out_proj": "o_proj",
-    "fc2": "down_proj",
-    "activation_fn": "act_fn",
-}
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
     "q_input_layernorm": "input_layernorm",
-    **WRAPPED_TEXT_RENAME,
-    **TOWER_RENAME,
 }
 
 #: The call of the MLP's attention-residual mix in the block's forward.
@@ -173,70 +131,6 @@ class Moe(Moe):
     mlp_output = normed_contribution("post_mlp_convolution", "mlp")
 
 
-class Vision(BaseVision):
-    """The Inkling 2 ViT: every image's CLS row and patches packed in one row, at the image's own size."""
-
-    PACKED = True
-    ONE_ROW = True
-    image_size = property(variable_resolution)
-
-
-def _lambda_1(envoy):
-    return envoy.parent._module.lambda_1
-
-
-def _lambda_2(envoy):
-    return envoy.parent._module.lambda_2
-
-
-def _packed_scaled_output(description: str, multiplier) -> EProperty:
-    """A packed tower block's contribution, `multiplier(envoy) * output`, served as `[1, patches, width]`.
-
-    A `scaled_value` that serves the product with a packed tower's images axis and drops
-    that axis before it compares an edit with the module's own 2-D output, so an unedited
-    read hands the output back untouched; an edit or an assignment is divided by the
-    multiplier before the block scales it again.
-    """
-    contribution = scaled_value(
-        "output",
-        multiplier,
-        description,
-        layout=Patches,
-        unavailable=no_tower_run,
-        serve=lambda envoy, product: as_patches(product),
-        native=as_native,
-    )
-
-    # Already a tower value: `TowerValues` leaves it as declared.
-    contribution.on_tower = True
-    return contribution
-
-
-class VisionAttention(QwenVisionAttention):
-    """The ViT's attention, called once per image; the block multiplies its output by `lambda_1` before the add."""
-
-    attention_output = _packed_scaled_output(
-        "What the attention adds to the patches' stream, after the block's lambda_1", multiplier=_lambda_1
-    )
-
-
-class VisionMlp(VisionMlp):
-    """The ViT's ungated MLP; the block multiplies its output by `lambda_2` before the add."""
-
-    mlp_output = _packed_scaled_output(
-        "What the MLP adds to the patches' stream, after the block's lambda_2", multiplier=_lambda_2
-    )
-
-
-#: The tower's envoys, which Inkling 2 Loop's family keys too.
-TOWER_ENVOYS = {
-    Inkling2VisionModel: Vision,
-    Inkling2VisionEncoderLayer: VisionLayer,
-    Inkling2VisionAttention: VisionAttention,
-    Inkling2VisionMLP: VisionMlp,
-}
-
-
 #: The model applies its head to `final_input`'s mix of the group states and the last block's output, so the
 #: lens equals the logits there.
 project_on_vocab = LogitLens(float32=True, softcap="final_logit_softcapping")
@@ -248,6 +142,4 @@ ENVOYS = {
     Inkling2SlidingAttention: Attention,
     Inkling2FullAttention: Attention,
     Inkling2SparseMoeBlock: Moe,
-    **TOWER_ENVOYS,
-    Inkling2Model: ImageScatter,
 }

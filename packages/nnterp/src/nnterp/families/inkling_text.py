@@ -33,18 +33,7 @@ their share, is `shared_expert_output`. The embedding is RMS-normed inside
 `embed_tokens`, and the head divides the final normed stream by
 `logits_mup_width_multiplier` before `lm_head`.
 
-Inkling's wrapper (`InklingForConditionalGeneration`) holds this text model under
-`model.language_model` and, as `vision` (`model.vision_tower`), no transformer but a
-hierarchical MLP over patches: each image is cut into square tiles, each tile repeated
-over two frames, and every tile goes through `encoder_layers` alone, each stage
-folding a block of neighbouring pixels (and at the end the two frames) into the
-channels, projecting, and RMS-norming it before a GELU; the last stage projects to
-the text width. `final_norm`, the last module before the scatter, is the `projector`:
-its output, one row per tile, is what `InklingModel` scatters into the token
-embeddings, one image token per tile. With no blocks, the tower has no `layers`, heads
-or MLP width (unavailable), no patch embedding apart from its first stage (unavailable),
-and `tower_output` is its output, every image's tiles in one row at the text width.
-The wrapper's audio embedding is not named.
+The Inkling wrapper (`inkling_mm_model`) is served by `nnterp.families.inkling_mm_model`.
 """
 
 from nnsight.intervention.interleaver import Mediator
@@ -52,43 +41,26 @@ from transformers.models.inkling.modeling_inkling import (
     InklingAttention,
     InklingDecoderLayer,
     InklingMLP,
-    InklingModel,
     InklingMoE,
-    InklingVisionModel,
 )
 
 from nnterp.components import (
     Attention,
-    EProperty,
-    ImageScatter,
     Layer,
     Mlp,
     Moe,
-    Patches,
     RouterLogits,
-    Unavailable,
     mixture_reason,
-    no_tower_run,
     normed_contribution,
     resolve,
-    unavailable,
-    variable_resolution,
 )
-from nnterp.components import Vision as BaseVision
 from nnterp.components.logit_lens import LogitLens
 from nnterp.components.tokens import TokenEProperty, token_rows
-from nnterp.components.vision import WRAPPED_TEXT_RENAME
-
-#: The tower has no attention and no MLP blocks.
-_NO_BLOCKS = "Inkling's tower has no blocks: a stack of per-patch MLP stages, with no attention or MLP block"
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
-    **WRAPPED_TEXT_RENAME,
-    "model.vision_tower": "vision",
-    "model.vision_tower.final_norm": "projector",
 }
 
 #: The router's one projection, whose first `num_experts` columns score the routed experts.
@@ -136,61 +108,6 @@ class Moe(Moe):
         return rows
 
 
-class Vision(BaseVision):
-    """Inkling's patch MLP in the tower's place: no blocks, no fixed resolution, its output at the text width."""
-
-    ONE_ROW = True
-    image_size = property(variable_resolution)
-
-    @property
-    def num_layers(self) -> int:
-        """None: the tower has no blocks."""
-        return 0
-
-    @property
-    def vision_hidden_size(self) -> int:
-        """The width of the tower's output, the text model's: its last stage projects there."""
-        return self.tower_config.text_hidden_size
-
-    @property
-    def num_heads(self) -> int:
-        """Unavailable: the tower has no attention."""
-        raise Unavailable(_NO_BLOCKS)
-
-    @property
-    def head_dim(self) -> int:
-        """Unavailable: the tower has no attention."""
-        raise Unavailable(_NO_BLOCKS)
-
-    @property
-    def intermediate_size(self) -> int:
-        """Unavailable: the tower has no MLP block."""
-        raise Unavailable(_NO_BLOCKS)
-
-    patch_embeddings = unavailable(
-        "Inkling's tower has no patch embedding apart from its stages: "
-        "each stage folds blocks of pixels into channels, and a tile is one vector only after the last"
-    )
-
-    @EProperty(
-        "output",
-        description="The tower's output after its final norm, every image's tiles in one row",
-        unavailable=no_tower_run,
-    )
-    def tower_output(self, value) -> Patches:
-        # The tower runs each tile as its own batch row of one token: [tiles, 1, width] seen as [1, tiles, width].
-        return value.last_hidden_state.transpose(0, 1)
-
-    @tower_output.postprocess
-    def tower_output(self, value):
-        output = Mediator.value(f"{self.path}.output")
-        tiles = value.transpose(0, 1).reshape(output.last_hidden_state.shape)
-        # The wrapper scatters `pooler_output`, the same tensor as `last_hidden_state`: both take the write.
-        output["last_hidden_state"] = tiles
-        output["pooler_output"] = tiles
-        return output
-
-
 project_on_vocab = LogitLens(divide_before="logits_mup_width_multiplier", vocab="unpadded_vocab_size")
 
 
@@ -199,6 +116,4 @@ ENVOYS = {
     InklingAttention: Attention,
     InklingMLP: Mlp,
     InklingMoE: Moe,
-    InklingVisionModel: Vision,
-    InklingModel: ImageScatter,
 }

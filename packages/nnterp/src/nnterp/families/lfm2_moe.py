@@ -20,7 +20,7 @@ from transformers.models.lfm2_moe.modeling_lfm2_moe import (
     Lfm2MoeSparseMoeBlock,
 )
 
-from nnterp.components import Moe
+from nnterp.components import HybridLayer, Moe
 from nnterp.families import lfm2
 
 RENAME = {
@@ -37,7 +37,7 @@ class Moe(Moe):
 
 
 ENVOYS = {
-    Lfm2MoeDecoderLayer: lfm2.Layer,
+    Lfm2MoeDecoderLayer: HybridLayer,
     Lfm2MoeAttention: lfm2.Attention,
     Lfm2MoeShortConv: lfm2.ShortConvolution,
     Lfm2MoeMLP: lfm2.Mlp,

@@ -26,22 +26,32 @@ from transformers.models.minicpm_ocr.modeling_minicpm_ocr import (
 )
 
 from nnterp.components import ImageScatter, VisionLayer, VisionMlp
-from nnterp.components.vision import MINICPM_TOWER_RENAME, MiniCPMVision, MiniCPMVisionAttention
+from nnterp.components.vision import (
+    MINICPM_TOWER_RENAME,
+    WRAPPED_TEXT_RENAME,
+    MiniCPMVision,
+    MiniCPMVisionAttention,
+)
 from nnterp.families import qwen3_5_text
-from nnterp.families.qwen3_5_text import Attention, Layer, LinearAttention, Mlp
+from nnterp.families.qwen3_5_text import Attention, LinearAttention, Mlp
 
 __all__ = [
     "ENVOYS",
     "RENAME",
     "Attention",
-    "Layer",
     "LinearAttention",
     "MiniCPMVision",
     "MiniCPMVisionAttention",
     "Mlp",
 ]
 
-RENAME = {**qwen3_5_text.RENAME, **MINICPM_TOWER_RENAME}
+RENAME = {
+    **qwen3_5_text.RENAME,
+    **WRAPPED_TEXT_RENAME,
+    **MINICPM_TOWER_RENAME,
+    # The projector's and the window merger's activations (native `act`), under the standard name.
+    "act": "act_fn",
+}
 
 ENVOYS = {
     **qwen3_5_text.ENVOYS,

@@ -30,16 +30,20 @@ from transformers.models.minicpmv4_6.modeling_minicpmv4_6 import (
 )
 
 from nnterp.components import ImageScatter, VisionLayer, VisionMlp
-from nnterp.components.vision import MINICPM_TOWER_RENAME, MiniCPMVision, MiniCPMVisionAttention
+from nnterp.components.vision import (
+    MINICPM_TOWER_RENAME,
+    WRAPPED_TEXT_RENAME,
+    MiniCPMVision,
+    MiniCPMVisionAttention,
+)
 from nnterp.families import qwen3_5_text
-from nnterp.families.qwen3_5_text import Attention, Layer, LinearAttention, Mlp
+from nnterp.families.qwen3_5_text import Attention, LinearAttention, Mlp
 
 __all__ = [
     "ENVOYS",
     "RENAME",
     "TOWER_RENAME",
     "Attention",
-    "Layer",
     "LinearAttention",
     "MiniCPMVision",
     "MiniCPMVisionAttention",
@@ -49,7 +53,13 @@ __all__ = [
 #: The NaViT tower's inner names and the projector, keyed for the MiniCPM wrappers built on it.
 TOWER_RENAME = MINICPM_TOWER_RENAME
 
-RENAME = {**qwen3_5_text.RENAME, **TOWER_RENAME}
+RENAME = {
+    **qwen3_5_text.RENAME,
+    **WRAPPED_TEXT_RENAME,
+    **TOWER_RENAME,
+    # The projector's and the window merger's activations (native `act`), under the standard name.
+    "act": "act_fn",
+}
 
 
 ENVOYS = {

@@ -20,58 +20,23 @@ first, multiplies the experts' output by `routed_scaling_factor`, then adds the
 shared output, so `routed_output` is that scaled product (see
 `nnterp.components.ScaledRoutedMoe`).
 
-The `MiniMaxM3SparseForConditionalGeneration` wrapper holds the text model under
-`model.language_model` and its ViT under `model.vision_tower`: a 3-D convolution per
-patch (`patch_embed`, its output packed `[patches, width]`), a pre-norm, CLIP-order
-blocks on `[1, patches, width]` whose attention rotates part of each head by the
-patch's temporal, height and width and runs once per image (`PER_IMAGE`), and no
-final norm. The projector (`projector`, `model.multi_modal_projector`) maps each
-patch to the text width, concatenates each 2x2 merge group and maps it again, so
-`projector.input` is `tower_output` without its images axis.
+The `MiniMaxM3SparseForConditionalGeneration` wrapper (`minimax_m3_vl`) is served by
+`nnterp.families.minimax_m3_vl`.
 """
 
 from transformers.models.minimax_m3_vl.modeling_minimax_m3_vl import (
     MiniMaxM3VLAttention,
     MiniMaxM3VLDecoderLayer,
     MiniMaxM3VLDenseMLP,
-    MiniMaxM3VLModel,
     MiniMaxM3VLSparseMoeBlock,
-    MiniMaxM3VLVisionAttention,
-    MiniMaxM3VLVisionEncoderLayer,
-    MiniMaxM3VLVisionMLP,
-    MiniMaxM3VLVisionModel,
 )
 
-from nnterp.components import (
-    Attention,
-    EProperty,
-    ImageScatter,
-    Layer,
-    Mlp,
-    Neurons,
-    QwenVision,
-    QwenVisionAttention,
-    ScaledRoutedMoe,
-    VisionLayer,
-    VisionMlp,
-    always,
-)
-from nnterp.components.vision import SIGLIP_TOWER_RENAME, WRAPPED_TEXT_RENAME
+from nnterp.components import Attention, EProperty, Layer, Mlp, Neurons, ScaledRoutedMoe, always
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
-    # The image-text wrapper: the text model, the ViT with CLIP's block names, and the projector.
-    **WRAPPED_TEXT_RENAME,
-    "model.vision_tower": "vision",
-    "model.multi_modal_projector": "projector",
-    **{
-        key: value
-        for key, value in SIGLIP_TOWER_RENAME.items()
-        if key not in ("embeddings.patch_embedding", "encoder.layers")
-    },
-    "embeddings": "patch_embed",
 }
 
 
@@ -110,9 +75,4 @@ ENVOYS = {
     MiniMaxM3VLAttention: Attention,
     MiniMaxM3VLDenseMLP: Mlp,
     MiniMaxM3VLSparseMoeBlock: Moe,
-    MiniMaxM3VLVisionModel: QwenVision,
-    MiniMaxM3VLVisionEncoderLayer: VisionLayer,
-    MiniMaxM3VLVisionAttention: QwenVisionAttention,
-    MiniMaxM3VLVisionMLP: VisionMlp,
-    MiniMaxM3VLModel: ImageScatter,
 }

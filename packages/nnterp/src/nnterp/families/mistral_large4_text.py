@@ -2,8 +2,8 @@
 
 `h = x + self_attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))`.
 
-No causal-LM class of the auto mapping names the type: it is served as the text model of
-Mistral Large 4 (`MistralLarge4ForConditionalGeneration`), whose keys this family holds.
+No causal-LM class of the auto mapping names the type: it runs as the text model of
+Mistral Large 4, whose wrapper (`mistral_large4`) is served by `nnterp.families.mistral_large4`.
 
 The attention is multi-head latent attention (see `nnterp.components.latent`) with no
 query compression: one `q_proj` gives each head's no-rope and rotary query. The rotary
@@ -27,43 +27,20 @@ the router (`gate`) computes its logits in float32, scores them with a softmax o
 expert, keeps the best `topk_group` of `n_group` groups (a group scored by its two best
 experts), then the top `top_k` experts; `expert_weights` are their softmax scores, always
 renormalized, times `routed_scaling_factor`. The shared experts run on the mixture's
-input after the routed experts, and the module returns the sum. The wrapper softcaps the
-head's output (`final_logit_softcapping`), which `project_on_vocab` applies too.
-
-The wrapper is Mistral 3's (see `nnterp.families.mistral`): the text stack under
-`model.language_model`, a Pixtral tower (`vision`, at `model.vision_tower`) that packs
-every image's patches into one row, and a projector (`projector`, at
-`model.multi_modal_projector`) that RMS-norms the stream of the block
-`vision_feature_layer` names, merges each image's patches in squares of
-`spatial_merge_size` by side (`patch_merger`) and projects them through a two-layer MLP.
-The wrapper model scatters the features in, one image token per merged square; the
-processor's row breaks and image end are text tokens the scatter skips.
+input after the routed experts, and the module returns the sum.
 """
 
 from transformers.models.mistral_large4.modeling_mistral_large4 import (
-    MistralLarge4Model,
     MistralLarge4TextAttention,
     MistralLarge4TextDecoderLayer,
     MistralLarge4TextMLP,
     MistralLarge4TextMoE,
 )
-from transformers.models.pixtral.modeling_pixtral import (
-    PixtralAttention,
-    PixtralAttentionLayer,
-    PixtralMLP,
-    PixtralVisionModel,
-)
 
-from nnterp.components import ImageScatter, PixtralVision, VisionAttention, VisionLayer, VisionMlp
-from nnterp.components.vision import PIXTRAL_TOWER_RENAME, WRAPPED_TEXT_RENAME
 from nnterp.families import glm_moe_dsa, mistral4
 
-RENAME = {
-    **WRAPPED_TEXT_RENAME,
-    "model.vision_tower": "vision",
-    "model.multi_modal_projector": "projector",
-    **PIXTRAL_TOWER_RENAME,
-}
+#: The blocks carry the standard names; the wrapper's module names where the text model sits.
+RENAME = {}
 #: The root's `head_dim` is the values' width and `qk_head_dim` the queries' and keys'.
 head_dim = glm_moe_dsa.head_dim
 qk_head_dim = glm_moe_dsa.qk_head_dim
@@ -74,10 +51,4 @@ ENVOYS = {
     MistralLarge4TextAttention: glm_moe_dsa.Attention,
     MistralLarge4TextMLP: mistral4.Mlp,
     MistralLarge4TextMoE: mistral4.Moe,
-    # Mistral 3's tower and scatter (`nnterp.families.mistral`).
-    PixtralVisionModel: PixtralVision,
-    PixtralAttentionLayer: VisionLayer,
-    PixtralAttention: VisionAttention,
-    PixtralMLP: VisionMlp,
-    MistralLarge4Model: ImageScatter,
 }

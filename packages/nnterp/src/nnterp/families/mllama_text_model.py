@@ -11,9 +11,9 @@ The text model skips a cross-attention block when no image's states reach it, wh
 every run of a default-task load (`MllamaForCausalLM`, the text-only class transformers
 builds from the wrapper checkpoint) and every text-only run of the wrapper. No value of
 a cross-attention block is served yet: each of the block's values and of its MLP's is
-unavailable with `CROSS_BLOCK`, and it has no `self_attn`. The wrapper
-(`MllamaForConditionalGeneration`) holds this text model under `model.language_model`
-beside a tiled two-stage ViT; no value of the tower is served yet either.
+unavailable with `CROSS_BLOCK`, and it has no `self_attn`.
+
+The Mllama wrapper (`mllama`) is served by `nnterp.families.mllama`.
 """
 
 from transformers.models.mllama.modeling_mllama import (
@@ -26,7 +26,6 @@ from transformers.models.mllama.modeling_mllama import (
 from nnterp.components import Attention, EProperty, Layer, Mlp, Neurons, Residual, unavailable
 from nnterp.components.reasons import needs_child
 from nnterp.components.standard import first_tensor, rewrap
-from nnterp.components.vision import WRAPPED_TEXT_RENAME
 
 #: Why a cross-attention block serves nothing.
 _CROSS_BLOCK = (
@@ -38,7 +37,6 @@ RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.norm": "norm",
-    **WRAPPED_TEXT_RENAME,
 }
 
 

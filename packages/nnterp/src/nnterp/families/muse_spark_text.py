@@ -1,4 +1,4 @@
-"""Muse Spark's text model (`MuseSparkTextModel`), served on the `MuseSparkForConditionalGeneration` wrapper.
+"""Muse Spark's text model (`MuseSparkTextModel`, model type `muse_spark_text`).
 
 `h = a_1 * x + b_1 * post_attention_layernorm(self_attn(input_layernorm(x)));
 out = a_2 * h + b_2 * post_feedforward_layernorm(mlp(pre_feedforward_layernorm(h)))`.
@@ -19,43 +19,29 @@ for the choice of the top `top_k` only, and renormalizes the chosen scores; the 
 is pooled down to `moe_hidden_size` (`pre_expert_proj`, then a norm), the experts run
 at that width, each expert's output normed, and `post_expert_proj` projects their
 weighted sum back, so no slot output is at the stream's width. The other blocks hold a
-dense gated MLP. The wrapper holds the text model under `model.language_model`, with
-Muse Glimmer's tower and projector keys, and a waveform audio tower
-(`model.audio_tower`), which nnterp does not serve. Loaded with
-`task="image-text-to-text"`.
+dense gated MLP. transformers has no causal-LM class for `muse_spark_text`: the text
+model is served only inside its wrapper.
+
+The `MuseSparkForConditionalGeneration` wrapper (`muse_spark`) is served by
+`nnterp.families.muse_spark`.
 """
 
 from typing import Any
 
 import torch
 from transformers.models.muse_spark.modeling_muse_spark import (
-    MuseSparkModel,
     MuseSparkMoE,
     MuseSparkTextAttention,
     MuseSparkTextDecoderLayer,
     MuseSparkTextMLP,
-    MuseSparkVisionAttention,
-    MuseSparkVisionEncoderLayer,
-    MuseSparkVisionMLP,
-    MuseSparkVisionModel,
 )
 
-from nnterp.components import (
-    EProperty,
-    ImageScatter,
-    Moe,
-    SandwichAttention,
-    SandwichLayer,
-    SandwichMlp,
-    VisionLayer,
-    VisionMlp,
-    unavailable,
-)
+from nnterp.components import EProperty, Moe, SandwichAttention, SandwichLayer, SandwichMlp, unavailable
 from nnterp.components.scaled import scaled_value
 from nnterp.families import muse_glimmer_text
-from nnterp.families.muse_glimmer_text import MuseVision, MuseVisionAttention, project_on_vocab
+from nnterp.families.muse_glimmer_text import project_on_vocab
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "project_on_vocab"]
+__all__ = ["ENVOYS", "RENAME", "Attention", "Mlp", "Moe", "project_on_vocab"]
 
 RENAME = dict(muse_glimmer_text.RENAME)
 
@@ -87,10 +73,6 @@ def _gated_contribution(sublayer: str) -> EProperty:
         "gate's per-channel contribution weight",
         name=f"{sublayer}_output",
     )
-
-
-class Layer(SandwichLayer):
-    """Muse Spark's sandwich block with gated adds; Gemma 2's norm names, so the sandwich base holds."""
 
 
 class Attention(SandwichAttention):
@@ -130,13 +112,9 @@ class Moe(Moe):
 
 
 ENVOYS = {
-    MuseSparkTextDecoderLayer: Layer,
+    # The block keeps Gemma 2's norm names, so the sandwich block holds as it is; the gates weigh the contributions.
+    MuseSparkTextDecoderLayer: SandwichLayer,
     MuseSparkTextAttention: Attention,
     MuseSparkTextMLP: Mlp,
     MuseSparkMoE: Moe,
-    MuseSparkVisionModel: MuseVision,
-    MuseSparkVisionEncoderLayer: VisionLayer,
-    MuseSparkVisionAttention: MuseVisionAttention,
-    MuseSparkVisionMLP: VisionMlp,
-    MuseSparkModel: ImageScatter,
 }

@@ -48,27 +48,15 @@ tail, masking out the rest, so `attention_scores` carry that selection in the ma
 The mixture is Qwen2-MoE's: a softmax router, grouped experts and a shared expert
 gated by a sigmoid, `shared_expert_output` being the gated product.
 
-The family also serves the `Qwen4ExpForConditionalGeneration` wrapper, loaded with
-`task="image-text-to-text"`: the text model under `model.language_model`, under the
-multimodal rotary embedding, and a Qwen3-style ViT (`vision`, at `model.visual`) with an
-axial rotary over each patch's row and column: packed patches, a learned position grid
-resampled to each image, per-image attention (`PER_IMAGE`), no final norm, and its merger
-(`projector`) running inside it. The features enter the single embedded stream before it
-is copied into the hyper-connection streams, so `layers[0].layer_input` holds them in
-every stream. The wrapper under the default task loads `Qwen4ExpForCausalLM`, with no tower.
+The Qwen4-Exp wrapper (`qwen4_exp`) is served by `nnterp.families.qwen4_exp`.
 """
 
 from transformers.models.qwen4_exp.modeling_qwen4_exp import (
-    Qwen4ExpModel,
     Qwen4ExpTextAttention,
     Qwen4ExpTextDecoderLayer,
     Qwen4ExpTextGatedDeltaNet,
     Qwen4ExpTextMLP,
     Qwen4ExpTextSparseMoeBlock,
-    Qwen4ExpVisionAttention,
-    Qwen4ExpVisionBlock,
-    Qwen4ExpVisionMLP,
-    Qwen4ExpVisionModel,
 )
 
 from nnterp.components import (
@@ -76,34 +64,21 @@ from nnterp.components import (
     EProperty,
     HybridLayer,
     HyperConnectionLayer,
-    ImageScatter,
     LinearAttention,
     Mlp,
-    QwenVision,
-    QwenVisionAttention,
     Residual,
     Streams,
     StreamWeights,
-    VisionLayer,
-    VisionMlp,
     needs_child,
     unavailable,
 )
 from nnterp.components.logit_lens import LogitLens
-from nnterp.components.vision import QWEN3_TOWER_RENAME
 from nnterp.families import qwen2_moe
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
     "model.layers": "layers",
     "model.hyper_connection_mixer": "norm",
-    # The `Qwen4ExpForConditionalGeneration` wrapper: the text model, the tower and its merger.
-    "model.language_model.embed_tokens": "embed_tokens",
-    "model.language_model.layers": "layers",
-    "model.language_model.hyper_connection_mixer": "norm",
-    "model.visual": "vision",
-    "model.visual.merger": "projector",
-    **QWEN3_TOWER_RENAME,
 }
 
 #: Why the streams have no mixing matrix.
@@ -242,9 +217,4 @@ ENVOYS = {
     Qwen4ExpTextGatedDeltaNet: LinearAttention,
     Qwen4ExpTextMLP: Mlp,
     Qwen4ExpTextSparseMoeBlock: qwen2_moe.Moe,
-    Qwen4ExpVisionModel: QwenVision,
-    Qwen4ExpVisionBlock: VisionLayer,
-    Qwen4ExpVisionAttention: QwenVisionAttention,
-    Qwen4ExpVisionMLP: VisionMlp,
-    Qwen4ExpModel: ImageScatter,
 }
