@@ -17,6 +17,7 @@ repository's ``tiny_checkpoints/``; the trained ``demo`` checkpoint comes from
 """
 
 import argparse
+import contextlib
 import hashlib
 import json
 import shutil
@@ -31,6 +32,7 @@ import torch
 import transformers
 from safetensors import safe_open
 from safetensors.torch import load_file, save_file
+from torch.overrides import TorchFunctionMode
 from transformers import AutoConfig, PreTrainedModel, PreTrainedTokenizerBase
 
 from . import entries, locate
@@ -83,16 +85,45 @@ def _perturb_constants(model: torch.nn.Module, seed: int) -> None:
                 param.add_(noise * CONSTANT_NOISE_STD)
 
 
+#: The elementwise transcendental functions whose float32 result a CPU's vector unit decides to the last bit.
+TRANSCENDENTAL = frozenset(
+    function
+    for name in ("exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sigmoid", "tanh", "sin", "cos")
+    for function in (getattr(torch, name), getattr(torch.Tensor, name))
+)
+
+
+class Float32TranscendentalsInFloat64(TorchFunctionMode):
+    """Runs each float32 transcendental function (`TRANSCENDENTAL`) in float64 and rounds its result once.
+
+    torch's float32 `log` and `exp` differ in the last bit between CPUs (an AVX-512 and an
+    AVX2 machine disagree on `log(3)`), and some inits compute in float32 whatever the
+    model's dtype (Mamba's `A_log = log(1..state_size)` and its `dt_proj` bias). Computed
+    in float64, the float32 rounding is the same on every machine; the arithmetic around
+    it (additions, products) is exact IEEE rounding already.
+    """
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func in TRANSCENDENTAL and not kwargs and len(args) == 1:
+            (tensor,) = args
+            if isinstance(tensor, torch.Tensor) and tensor.dtype == torch.float32:
+                return func(tensor.double()).float()
+        return func(*args, **kwargs)
+
+
 def make_model(entry: Entry) -> PreTrainedModel:
     """The randomly initialised float32 model of ``entry``, in eval mode."""
     config = make_config(entry)
     torch.manual_seed(SEED)
     dtype = torch.float64 if entry.init_in_float64 else torch.float32
-    model = getattr(transformers, entry.auto_class).from_config(config, dtype=dtype)
-    _perturb_constants(model, SEED + 1)
-    if entry.prepare is not None:
-        with torch.no_grad():
-            entry.prepare(model)
+    exact = Float32TranscendentalsInFloat64() if entry.init_in_float64 else contextlib.nullcontext()
+    with exact:
+        model = getattr(transformers, entry.auto_class).from_config(config, dtype=dtype)
+        _perturb_constants(model, SEED + 1)
+        if entry.prepare is not None:
+            with torch.no_grad():
+                entry.prepare(model)
     if entry.init_in_float64:
         model = model.to(torch.float32)
         _stamp_float32(model.config)

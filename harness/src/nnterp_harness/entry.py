@@ -128,7 +128,9 @@ class Entry:
       transcendental functions or a factorisation (Mamba's `A_log` and `dt_proj.bias`,
       RWKV's orthogonal matrices) rounds its last float32 bit differently on other CPUs
       and math libraries; computed in float64, the rounding to float32 is the same on
-      every machine, so the checkpoint rebuilds bit for bit wherever it is built.
+      every machine, so the checkpoint rebuilds bit for bit wherever it is built. The
+      float32 transcendental functions an init calls explicitly (Mamba's) run in float64
+      too (`checkpoints.Float32TranscendentalsInFloat64`).
     """
 
     name: str
