@@ -3,6 +3,7 @@ attention block with a grouped mixture."""
 
 import torch
 
+from nnterp.components import Mlp
 from nnterp_harness.recurrent import ROUTING_NEEDED
 from nnterp_harness.release import family
 from nnterp_harness.suite import ROUTED_EXPERTS, FamilySuite, rows, run
@@ -15,7 +16,7 @@ class TestBailingHybrid(FamilySuite):
     FAMILY = FAMILY
     NATIVE = rows("model", "layers", "embed_tokens", "norm", attn=None)
     EXPECTED_UNAVAILABLE = {**ROUTING_NEEDED, **ROUTED_EXPERTS}
-    ROUTER_EXTRA_CLASSES = (FAMILY.Mlp,)
+    ROUTER_EXTRA_CLASSES = (Mlp,)
     MLP_WIDTH_KEY = "intermediate_size"
     REFUSES_IN_PLACE = ("attention_values",)
     PREMIX_IS_HEAD_OUTPUTS = False

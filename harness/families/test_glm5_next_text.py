@@ -12,9 +12,9 @@ skip_unless_known("glm5_next")
 import torch
 from test_glm5_next import FAMILY, LOAD_KWARGS, LONG_PROMPT, SPLIT_VALUES
 
-from nnterp.components import Mlp
+from nnterp.components import LatentAttention, Mlp
 from nnterp.components.kimi_delta import KimiDeltaAttention
-from nnterp.families import deepseek_v3, glm_moe_dsa
+from nnterp.families import deepseek_v3
 from nnterp_harness.hyper_connections import (
     spread,
 )
@@ -81,8 +81,8 @@ class TestGlm5NextText(FamilySuite):
         assert [kind == "linear_attention" for kind in config.layer_types] == [False, False, True]
         assert config.indexer_types[:2] == ["full", "shared"]
         assert config.mlp_layer_types == ["dense", "sparse", "dense"]
-        assert isinstance(model.layers[0].self_attn, glm_moe_dsa.Attention)
-        assert isinstance(model.layers[1].self_attn, glm_moe_dsa.Attention)
+        assert isinstance(model.layers[0].self_attn, LatentAttention)
+        assert isinstance(model.layers[1].self_attn, LatentAttention)
         assert isinstance(model.layers[2].linear_attn, KimiDeltaAttention)
         assert isinstance(model.layers[1].mlp, deepseek_v3.Moe) and not isinstance(model.layers[0].mlp, deepseek_v3.Moe)
 

@@ -4,6 +4,7 @@ import inspect
 
 import torch
 
+from nnterp.components import LatentAttention
 from nnterp_harness.release import family
 from nnterp_harness.suite import LLAMA_ROWS, ROUTED_EXPERTS, FamilySuite, run
 
@@ -12,7 +13,7 @@ FAMILY = family("glm_moe_dsa")
 #: Whether this release caches the latent and decompresses the keys and values after the cache, so the values reach
 #: the interface as a split view that refuses an in-place edit; a release that caches the decompressed keys and
 #: values (5.17) hands the interface the cache's own tensors, which take one.
-ATTENTION_MODULE = next(module for module, envoy in FAMILY.ENVOYS.items() if envoy is FAMILY.Attention)
+ATTENTION_MODULE = next(module for module, envoy in FAMILY.ENVOYS.items() if envoy is LatentAttention)
 SPLIT_VALUES = ".update(k_pass, k_rot" in inspect.getsource(ATTENTION_MODULE.forward)
 
 #: A prompt longer than the indexer keeps keys per query.

@@ -15,14 +15,15 @@ and dense MLP envoys are DeepSeek-V3's.
 
 from transformers.models.axk1.modeling_axk1 import AXK1MLP, AXK1Attention, AXK1DecoderLayer, AXK1MoE
 
-from nnterp.families.deepseek_v3 import RENAME, Attention, Layer, Mlp, Moe, head_dim, qk_head_dim
+from nnterp.components import LatentAttention
+from nnterp.families.deepseek_v3 import RENAME, Layer, Mlp, Moe, head_dim, qk_head_dim
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
+__all__ = ["ENVOYS", "RENAME", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
 
 
 ENVOYS = {
     AXK1DecoderLayer: Layer,
-    AXK1Attention: Attention,
+    AXK1Attention: LatentAttention,
     AXK1MLP: Mlp,
     AXK1MoE: Moe,
 }

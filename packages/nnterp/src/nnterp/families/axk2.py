@@ -24,16 +24,11 @@ from transformers.models.axk2.modeling_axk2 import AXK2MLP, AXK2Attention, AXK2D
 from nnterp.components import LatentAttention
 from nnterp.families.deepseek_v3 import RENAME, Layer, Mlp, Moe, head_dim, qk_head_dim
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
-
-
-class Attention(LatentAttention):
-    """A.X K2's latent attention on the shared eager interface, its mask narrowed by the indexer, its heads gated."""
-
+__all__ = ["ENVOYS", "RENAME", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
 
 ENVOYS = {
     AXK2DecoderLayer: Layer,
-    AXK2Attention: Attention,
+    AXK2Attention: LatentAttention,
     AXK2MLP: Mlp,
     AXK2MoE: Moe,
 }

@@ -4,14 +4,15 @@
 
 As GPT-J: `ln_1` feeds both sublayers, `layer_mid` is unavailable, the block sums
 `attn + mlp + x` so the contribution identity holds to float32 rounding, each
-sublayer ends in its own dropout, and the attention's code comes in GPT-J's two
-shapes, whose values follow the module. `qkv_proj` projects the queries, values and
-keys in one go, split per model-parallel shard. Inside `_attn` the scores enter a
+sublayer ends in its own dropout, the MLP is ungated, and the attention's code comes
+in GPT-J's two shapes, whose values follow the module. `qkv_proj` projects the
+queries, values and keys in one go, split per model-parallel shard. Inside `_attn` the scores enter a
 `nn.Softmax` instance built on the same line, whose call is `call_0`.
 """
 
 from transformers.models.codegen.modeling_codegen import CodeGenAttention, CodeGenBlock, CodeGenMLP
 
+from nnterp.components import Mlp
 from nnterp.components.layer import returns_tuple_by_annotation
 from nnterp.families import gptj
 from nnterp.families.gptj import RENAME, intermediate_size
@@ -29,10 +30,6 @@ class Attention(gptj.Attention):
     """CodeGen's attention, read as GPT-J's; inside `_attn` the softmax is an `nn.Softmax` call."""
 
     OWN_SCORES = "source.call_0.input"
-
-
-class Mlp(gptj.Mlp):
-    """CodeGen's plain MLP, GPT-J's; its dropout ends the module, so the base holds."""
 
 
 ENVOYS = {CodeGenBlock: Layer, CodeGenAttention: Attention, CodeGenMLP: Mlp}

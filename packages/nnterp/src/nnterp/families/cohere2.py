@@ -23,7 +23,7 @@ from transformers.models.cohere2.modeling_cohere2 import (
 from nnterp.components import Attention, Mlp, ParallelLayer
 from nnterp.components.logit_lens import LogitLens, module_attribute, only_on
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "project_on_vocab"]
+__all__ = ["ENVOYS", "RENAME", "Attention", "Mlp", "project_on_vocab"]
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -36,12 +36,8 @@ RENAME = {
 project_on_vocab = LogitLens(multiply=only_on(Cohere2ForCausalLM, module_attribute("logit_scale")))
 
 
-class Layer(ParallelLayer):
-    """Cohere 2's parallel block, Cohere's; the parallel base holds."""
-
-
 ENVOYS = {
-    Cohere2DecoderLayer: Layer,
+    Cohere2DecoderLayer: ParallelLayer,
     Cohere2Attention: Attention,
     Cohere2MLP: Mlp,
 }

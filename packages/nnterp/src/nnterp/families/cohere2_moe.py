@@ -26,14 +26,10 @@ from transformers.models.cohere2_moe.modeling_cohere2_moe import (
 from nnterp.components import Attention, Mlp, Moe, ParallelLayer
 from nnterp.families.cohere import RENAME, project_on_vocab
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "project_on_vocab"]
+__all__ = ["ENVOYS", "RENAME", "Attention", "Mlp", "Moe", "project_on_vocab"]
 
 #: How `expert_selection_fn` names the router's scoring, in the `SCORING` vocabulary.
 _SELECTION = {"softmax": "topk_softmax", "sigmoid": "sigmoid"}
-
-
-class Layer(ParallelLayer):
-    """Cohere 2 MoE's parallel block, Cohere's; the parallel base holds."""
 
 
 class Moe(Moe):
@@ -53,7 +49,7 @@ class Moe(Moe):
 
 
 ENVOYS = {
-    Cohere2MoeDecoderLayer: Layer,
+    Cohere2MoeDecoderLayer: ParallelLayer,
     Cohere2MoeAttention: Attention,
     Cohere2MoeMLP: Mlp,
     Cohere2MoeSparseMoeBlock: Moe,

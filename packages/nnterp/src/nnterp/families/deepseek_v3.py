@@ -31,10 +31,6 @@ RENAME = {
 }
 
 
-class Attention(LatentAttention):
-    """DeepSeek-V3's latent attention on the shared eager interface."""
-
-
 class Moe(Moe):
     """DeepSeek-V3's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
 
@@ -49,7 +45,7 @@ qk_head_dim = latent_qk_head_dim
 
 ENVOYS = {
     DeepseekV3DecoderLayer: Layer,
-    DeepseekV3Attention: Attention,
+    DeepseekV3Attention: LatentAttention,
     DeepseekV3MLP: Mlp,
     DeepseekV3MoE: Moe,
 }

@@ -23,16 +23,11 @@ from transformers.models.deepseek_v32.modeling_deepseek_v32 import (
 from nnterp.components import LatentAttention
 from nnterp.families.deepseek_v3 import RENAME, Layer, Mlp, Moe, head_dim, qk_head_dim
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
-
-
-class Attention(LatentAttention):
-    """DeepSeek-V3.2's latent attention on the shared eager interface, its mask narrowed by the indexer."""
-
+__all__ = ["ENVOYS", "RENAME", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
 
 ENVOYS = {
     DeepseekV32DecoderLayer: Layer,
-    DeepseekV32Attention: Attention,
+    DeepseekV32Attention: LatentAttention,
     DeepseekV32MLP: Mlp,
     DeepseekV32MoE: Moe,
 }

@@ -22,7 +22,7 @@ from transformers.models.flint.modeling_flint import (
     FlintSparseMoeBlock,
 )
 
-from nnterp.components import Layer, Mlp, Moe
+from nnterp.components import Layer, Mlp, Moe, SinkAttention
 from nnterp.families import gpt_oss
 
 RENAME = gpt_oss.RENAME
@@ -38,7 +38,7 @@ class Moe(Moe):
 
 ENVOYS = {
     FlintDecoderLayer: Layer,
-    FlintAttention: gpt_oss.Attention,
+    FlintAttention: SinkAttention,
     FlintMLP: Mlp,
     FlintSparseMoeBlock: Moe,
 }

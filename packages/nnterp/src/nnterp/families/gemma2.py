@@ -5,10 +5,10 @@ out = h + post_feedforward_layernorm(mlp(pre_feedforward_layernorm(h)))`.
 
 Each sublayer adds its post-norm's output, so the contributions are read on the
 sibling norms, and the stream between the sublayers enters the MLP's pre-norm,
-`pre_feedforward_layernorm`. The embedding module scales its output by
-`sqrt(hidden_size)`. The attention softcaps its scores (`attn_logit_softcapping`)
-inside the shared eager interface, and the model softcaps the head's output
-(`final_logit_softcapping`), which `project_on_vocab` applies too. Blocks alternate
+`pre_feedforward_layernorm`. The MLP is gated. The embedding module scales its
+output by `sqrt(hidden_size)`. The attention softcaps its scores
+(`attn_logit_softcapping`) inside the shared eager interface, and the model softcaps
+the head's output (`final_logit_softcapping`), which `project_on_vocab` applies too. Blocks alternate
 sliding-window and global attention.
 """
 
@@ -23,16 +23,4 @@ RENAME = {
 }
 
 
-class Layer(SandwichLayer):
-    """Gemma 2's sandwich block; the sandwich base holds."""
-
-
-class Attention(SandwichAttention):
-    """Gemma 2's attention; the shared eager interface (with its score softcap), the contribution post-normed."""
-
-
-class Mlp(SandwichMlp):
-    """Gemma 2's gated MLP; the contribution post-normed."""
-
-
-ENVOYS = {Gemma2DecoderLayer: Layer, Gemma2Attention: Attention, Gemma2MLP: Mlp}
+ENVOYS = {Gemma2DecoderLayer: SandwichLayer, Gemma2Attention: SandwichAttention, Gemma2MLP: SandwichMlp}

@@ -22,6 +22,7 @@ from transformers.models.glm4_moe_lite.modeling_glm4_moe_lite import (
     Glm4MoeLiteMoE,
 )
 
+from nnterp.components import LatentAttention
 from nnterp.families import deepseek_v3
 
 RENAME = deepseek_v3.RENAME
@@ -32,7 +33,7 @@ qk_head_dim = deepseek_v3.qk_head_dim
 
 ENVOYS = {
     Glm4MoeLiteDecoderLayer: deepseek_v3.Layer,
-    Glm4MoeLiteAttention: deepseek_v3.Attention,
+    Glm4MoeLiteAttention: LatentAttention,
     Glm4MoeLiteMLP: deepseek_v3.Mlp,
     Glm4MoeLiteMoE: deepseek_v3.Moe,
 }

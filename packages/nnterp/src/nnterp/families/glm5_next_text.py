@@ -63,9 +63,9 @@ from transformers.models.glm5_next.modeling_glm5_next import (
     Glm5NextTextMoE,
 )
 
-from nnterp.components import HybridLayer, HyperConnectionLayer, LogitLens, collapse_through
+from nnterp.components import HybridLayer, HyperConnectionLayer, LatentAttention, LogitLens, collapse_through
 from nnterp.components.kimi_delta import KimiDeltaAttention
-from nnterp.families import deepseek_v3, glm_moe_dsa
+from nnterp.families import deepseek_v3
 
 #: Empty: the text model's names are the standard ones, and only a wrapper nests it under a path of its own.
 RENAME = {}
@@ -120,7 +120,7 @@ project_on_vocab = LogitLens(streams=collapse_streams)
 
 ENVOYS = {
     Glm5NextTextDecoderLayer: Layer,
-    Glm5NextTextAttention: glm_moe_dsa.Attention,
+    Glm5NextTextAttention: LatentAttention,
     Glm5NextTextLinearAttention: KimiDeltaAttention,
     Glm5NextTextMLP: deepseek_v3.Mlp,
     Glm5NextTextMoE: deepseek_v3.Moe,

@@ -51,10 +51,6 @@ class Layer(Layer):
         return stream, chosen
 
 
-class Attention(LatentAttention):
-    """DeepSeek-V3's latent attention on the shared eager interface, its mask narrowed by the indexer's choice."""
-
-
 class Moe(Moe):
     """DeepSeek-V3's mixture: a grouped sigmoid router with a correction bias (`gate`), grouped experts, shared experts."""
 
@@ -65,7 +61,7 @@ class Moe(Moe):
 
 ENVOYS = {
     GlmMoeDsaDecoderLayer: Layer,
-    GlmMoeDsaAttention: Attention,
+    GlmMoeDsaAttention: LatentAttention,
     GlmMoeDsaMLP: Mlp,
     GlmMoeDsaMoE: Moe,
 }

@@ -24,12 +24,8 @@ RENAME = {
 }
 
 
-class Attention(SinkAttention):
-    """GPT-OSS's attention: the shared interface, with a sink column joined to the scores and dropped after the softmax."""
-
-
 ENVOYS = {
     GptOssDecoderLayer: Layer,
-    GptOssAttention: Attention,
+    GptOssAttention: SinkAttention,
     GptOssMLP: Moe,
 }

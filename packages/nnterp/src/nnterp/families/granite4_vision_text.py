@@ -27,7 +27,7 @@ from transformers.models.granite4_vision.modeling_granite4_vision import (
     Granite4VisionTextModel,
 )
 
-from nnterp.components import EProperty
+from nnterp.components import EProperty, ScaledAttention, ScaledMlp
 from nnterp.components.deepstack import DeepstackTextModel, block_index
 from nnterp.components.layer import Residual
 from nnterp.components.recurrent import pinned
@@ -100,6 +100,6 @@ class Layer(granite.Layer):
 ENVOYS = {
     Granite4VisionTextModel: DeepstackTextModel,
     Granite4VisionTextDecoderLayer: Layer,
-    Granite4VisionTextAttention: granite.Attention,
-    Granite4VisionTextMLP: granite.Mlp,
+    Granite4VisionTextAttention: ScaledAttention,
+    Granite4VisionTextMLP: ScaledMlp,
 }

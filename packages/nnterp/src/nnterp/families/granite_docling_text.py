@@ -20,6 +20,7 @@ from transformers.models.granite_docling.modeling_granite_docling import (
     GraniteDoclingTextModel,
 )
 
+from nnterp.components import ScaledAttention, ScaledMlp
 from nnterp.components.deepstack import DeepstackTap, DeepstackTextModel
 from nnterp.families import granite
 from nnterp.families.granite import project_on_vocab
@@ -37,6 +38,6 @@ class Layer(DeepstackTap, granite.Layer):
 ENVOYS = {
     GraniteDoclingTextModel: DeepstackTextModel,
     GraniteDoclingTextDecoderLayer: Layer,
-    GraniteDoclingTextAttention: granite.Attention,
-    GraniteDoclingTextMLP: granite.Mlp,
+    GraniteDoclingTextAttention: ScaledAttention,
+    GraniteDoclingTextMLP: ScaledMlp,
 }

@@ -21,6 +21,7 @@ from transformers.models.granitemoe_swa.modeling_granitemoe_swa import (
     GraniteMoeSWAMoE,
 )
 
+from nnterp.components import ScaledSiblingMoe
 from nnterp.families import granite_swa, granitemoeshared
 
 RENAME = granitemoeshared.RENAME
@@ -30,5 +31,5 @@ project_on_vocab = granitemoeshared.project_on_vocab
 ENVOYS = {
     GraniteMoeSWADecoderLayer: granitemoeshared.Layer,
     GraniteMoeSWAAttention: granite_swa.Attention,
-    GraniteMoeSWAMoE: granitemoeshared.Moe,
+    GraniteMoeSWAMoE: ScaledSiblingMoe,
 }

@@ -6,8 +6,8 @@ out = h + residual_multiplier * (mlp(post_attention_layernorm(h)) + shared_mlp(p
 The block multiplies each sublayer's output by `residual_multiplier`, so
 `attention_output` is the scaled product the block adds, and a write is divided by
 the multiplier before the block scales it again. The mixture (`block_sparse_moe`,
-aliased `mlp`) scores its router's logits with a softmax over the top `top_k`; the
-shared expert is the block's own dense MLP (`shared_mlp`) on the same normed input,
+aliased `mlp`) scores its router's (`router`) logits with a softmax over the top
+`top_k` and runs grouped experts; the shared expert is the block's own dense MLP (`shared_mlp`) on the same normed input,
 and the block adds the two before scaling. `mlp_output` is that scaled sum, read in
 the block's forward, `shared_expert_output` is the shared MLP's output and
 `routed_output` the experts', both unscaled, so
@@ -39,10 +39,6 @@ class Layer(Layer):
     sourced = True
 
 
-class Moe(ScaledSiblingMoe):
-    """Granite-MoE-Shared's mixture: a top-k softmax router (`router`), grouped experts, the block's `shared_mlp` beside it."""
-
-
 #: The logit lens: the final norm, `lm_head`, then the division by `logits_scaling` the model applies.
 project_on_vocab = divide_by_logits_scaling
 
@@ -50,5 +46,5 @@ project_on_vocab = divide_by_logits_scaling
 ENVOYS = {
     GraniteMoeSharedDecoderLayer: Layer,
     GraniteMoeSharedAttention: ScaledAttention,
-    GraniteMoeSharedMoE: Moe,
+    GraniteMoeSharedMoE: ScaledSiblingMoe,
 }

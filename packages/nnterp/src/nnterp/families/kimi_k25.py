@@ -30,12 +30,11 @@ from transformers.models.kimi_k25.modeling_kimi_k25 import (
 from nnterp.components import ImageScatter, QwenVision, VisionLayer, VisionMlp
 from nnterp.components.vision import QWEN_TOWER_RENAME, WRAPPED_TEXT_RENAME, MoonVisionAttention
 from nnterp.families import deepseek_v3
-from nnterp.families.deepseek_v3 import Attention, Layer, Mlp, Moe
+from nnterp.families.deepseek_v3 import Layer, Mlp, Moe
 
 __all__ = [
     "ENVOYS",
     "RENAME",
-    "Attention",
     "Layer",
     "Mlp",
     "Moe",

@@ -37,6 +37,7 @@ from transformers.models.mistral_large4.modeling_mistral_large4 import (
     MistralLarge4TextMoE,
 )
 
+from nnterp.components import LatentAttention
 from nnterp.families import glm_moe_dsa, mistral4
 
 #: The blocks carry the standard names; the wrapper's module names where the text model sits.
@@ -48,7 +49,7 @@ qk_head_dim = glm_moe_dsa.qk_head_dim
 
 ENVOYS = {
     MistralLarge4TextDecoderLayer: glm_moe_dsa.Layer,
-    MistralLarge4TextAttention: glm_moe_dsa.Attention,
+    MistralLarge4TextAttention: LatentAttention,
     MistralLarge4TextMLP: mistral4.Mlp,
     MistralLarge4TextMoE: mistral4.Moe,
 }

@@ -9,6 +9,6 @@ queries projected without a low-rank step when `q_lora_rank` is unset, dense fir
 blocks, then a grouped sigmoid mixture with shared experts.
 """
 
-from .deepseek_v3 import ENVOYS, RENAME, Attention, Layer, Mlp, Moe, head_dim, qk_head_dim
+from .deepseek_v3 import ENVOYS, RENAME, Layer, Mlp, Moe, head_dim, qk_head_dim
 
-__all__ = ["ENVOYS", "RENAME", "Attention", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]
+__all__ = ["ENVOYS", "RENAME", "Layer", "Mlp", "Moe", "head_dim", "qk_head_dim"]

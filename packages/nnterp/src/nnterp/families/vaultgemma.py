@@ -26,8 +26,4 @@ RENAME = {
 }
 
 
-class Layer(SandwichLayer):
-    """VaultGemma's block; the MLP reads `pre_feedforward_layernorm`, as the sandwich base has it."""
-
-
-ENVOYS = {VaultGemmaDecoderLayer: Layer, VaultGemmaAttention: Attention, VaultGemmaMLP: Mlp}
+ENVOYS = {VaultGemmaDecoderLayer: SandwichLayer, VaultGemmaAttention: Attention, VaultGemmaMLP: Mlp}
