@@ -1,0 +1,77 @@
+"""The model's methods (`steer`, `skip_layers`, `project_on_vocab`, `probs_to_dict`, a prompt) check their arguments before the run."""
+
+import pytest
+import torch
+from bad_input_support import PROMPT, still_runs
+
+
+def test_steer_with_a_vector_of_the_wrong_width(gpt2):
+    with pytest.raises(ValueError, match=r"steer\(vector=\.\.\.\) has shape \(7,\).*hidden_size=64"):
+        with gpt2.trace(PROMPT):
+            gpt2.steer(layers=[0], vector=torch.zeros(7))
+    still_runs(gpt2)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"layers": [5]}, IndexError, r"steer\(layers=\.\.\.\)=5 is out of range.*0 to 2"),
+        ({"layers": [2, 1]}, ValueError, r"ascending order.*\[2, 1\]"),
+        ({"layers": ["0"]}, TypeError, "not a block index"),
+        ({"layers": 0, "vector": [0.0] * 64}, TypeError, "takes a tensor"),
+        ({"layers": 0, "token_positions": 50}, IndexError, r"token_positions=\.\.\.\)=50 is out of range"),
+        ({"layers": 0, "batch_index": [0, 3]}, IndexError, r"batch_index=\.\.\.\)=\[0, 3\] is out of range"),
+    ],
+)
+def test_steer_arguments(gpt2, kwargs, error, match):
+    kwargs = {"vector": torch.zeros(gpt2.hidden_size), **kwargs}
+    with pytest.raises(error, match=match):
+        with gpt2.trace(PROMPT):
+            gpt2.steer(**kwargs)
+    still_runs(gpt2)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "match"),
+    [
+        ((0, 3), IndexError, r"skip_layers end=3 is out of range.*0 to 2"),
+        ((-4, 0), IndexError, r"skip_layers start=-4 is out of range"),
+        ((2, 1), ValueError, r"start comes after end"),
+        ((0.0, 1), TypeError, "not a block index"),
+    ],
+)
+def test_skip_layers_bounds(gpt2, args, error, match):
+    with pytest.raises(error, match=match):
+        with gpt2.trace(PROMPT):
+            gpt2.skip_layers(*args)
+    still_runs(gpt2)
+
+
+def test_skip_with_of_the_wrong_width(gpt2):
+    with pytest.raises(ValueError, match=r"skip_with=\.\.\.\) has shape \(1, 2, 5\).*hidden_size=64"):
+        with gpt2.trace(PROMPT):
+            gpt2.skip_layers(0, 1, skip_with=torch.zeros(1, 2, 5))
+
+
+def test_project_on_vocab_of_the_wrong_width(lazy):
+    with pytest.raises(ValueError, match=r"project_on_vocab\(hidden\) has shape \(3,\).*hidden_size=64"):
+        lazy.project_on_vocab(torch.zeros(3))
+    with pytest.raises(ValueError, match=r"get_topk_closest_tokens\(hidden\) has shape \(2, 3\)"):
+        lazy.get_topk_closest_tokens(torch.zeros(2, 3))
+
+
+def test_probs_to_dict_k(lazy):
+    probs = torch.full((lazy.vocab_size,), 1 / lazy.vocab_size)
+    for k in (0, lazy.vocab_size + 1, 2.5):
+        with pytest.raises(ValueError, match=rf"k={k!r}.*from 1 to the distribution's size, {lazy.vocab_size}"):
+            lazy.probs_to_dict(probs, k=k)
+    with pytest.raises(ValueError, match=r"index a row first"):
+        lazy.probs_to_dict(probs[None])
+
+
+@pytest.mark.parametrize("prompt", ["", [""], []])
+def test_an_empty_prompt_is_refused_before_the_run(gpt2, prompt):
+    with pytest.raises(ValueError, match=r"no tokens|empty list of prompts"):
+        with gpt2.trace(prompt):
+            gpt2.logits.save()
+    still_runs(gpt2)
