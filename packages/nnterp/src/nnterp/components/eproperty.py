@@ -32,9 +32,12 @@ import torch
 from nnsight.intervention.eproperty import WriteBack, eproperty
 from nnsight.intervention.interleaver import Mediator
 from nnsight.intervention.source import SourceNotAvailable
+from torch._guards import detect_fake_mode
 
 Reason = str | Callable[[Any], str | None] | None
 Select = int | str | Callable[[Any], int | str | None] | None
+# Marks a per-descriptor cache not filled yet (`None` is a cached answer).
+_UNSET = object()
 
 
 class Unavailable(RuntimeError):
@@ -119,6 +122,15 @@ class EProperty(eproperty):
             return None
         hint = _strip_optional(hint)
         return hint if hasattr(hint, "dim_str") else None
+
+    @property
+    def index_bound(self) -> str | None:
+        """The size attribute of the host that the values index below, for a layout of indices, else `None`."""
+        cached = self.__dict__.get("_index_bound", _UNSET)
+        if cached is _UNSET:
+            cached = getattr(self.layout, "index_bound", None)
+            self._index_bound = cached
+        return cached
 
     @property
     def dims(self) -> tuple[str, ...] | None:
@@ -208,8 +220,13 @@ class EProperty(eproperty):
         return value
 
     def _hands_back(self) -> bool:
-        """Whether a read hands its value back to the model when the block moves on (a `.transform` is set)."""
-        return self._transform is not None
+        """Whether a read hands its value back to the model when the block moves on.
+
+        A `.transform` hands the edited view back; a value of indices goes back through
+        `check_indices`, so an in-place edit outside the range is refused before the
+        model consumes it.
+        """
+        return self._transform is not None or self.index_bound is not None
 
     def _serve(self, obj: Any, raw: Any, attribute: str, select: Any) -> tuple[Any, Callable[[], Any] | None]:
         """The value a read of the served `raw` gives, and what hands it back to the model (`None`: nothing).
@@ -219,9 +236,9 @@ class EProperty(eproperty):
         """
         element = pick(attribute, raw, select)
         value = self._preprocess(obj, element) if self._preprocess is not None else element
-        if self._transform is None:
+        if not self._hands_back():
             return value, None
-        return value, partial(_write_back, self._transform, obj, value, raw, element, attribute, select)
+        return value, partial(_write_back, self, obj, value, raw, element, attribute, select)
 
     def __set__(self, obj: Any, value: Any) -> None:
         if keep_native_child(obj, self.name, value):
@@ -263,10 +280,40 @@ class EProperty(eproperty):
                 f"{tuple(value.shape)}; assign one of shape {tuple(current.shape)}, or edit it in place "
                 f"(`{self.name}[...] = ...`) to broadcast a smaller tensor"
             )
+        self.check_indices(obj, value, "assigned")
         if value.dtype != current.dtype:
             raise ValueError(
                 f"{label} is {current.dtype} in this run and cannot be assigned a {value.dtype} tensor; "
                 f"cast it first with `.to({current.dtype})`"
+            )
+
+    def check_indices(self, obj: Any, value: Any, how: str) -> None:
+        """Refuse values of an index layout that are not integers in `[0, bound)`, `bound` the host's `index_bound`.
+
+        An index past the range would send the model to memory it does not own (a
+        wrong result, no error) or fail deep inside a kernel; `how` says how the value
+        came (``"assigned"``, ``"edited in place to"``). A Python float written in
+        place (`[:] = 1.5`) is truncated by torch at the write, before any check sees it.
+        """
+        name = self.index_bound
+        if name is None or not isinstance(value, torch.Tensor):
+            return
+        bound = getattr(obj, name, None)
+        label = f"{obj.path}.{self.name}"
+        expected = f"integer ids from 0 to {name} - 1 = {bound - 1}" if bound else f"integer ids below {name}"
+        if value.is_floating_point() or value.is_complex() or value.dtype == torch.bool:
+            raise ValueError(
+                f"{label} holds indices and was {how} a {value.dtype} tensor; pass {expected}, as an integer "
+                f"tensor (e.g. torch.full_like({self.name}, 2))"
+            )
+        if not bound or value.numel() == 0 or value.is_meta or detect_fake_mode(value) is not None:
+            return
+        outside = (value < 0) | (value >= bound)
+        if bool(outside.any()):
+            wrong = value[outside].unique()[:5].tolist()
+            raise IndexError(
+                f"{label} was {how} {wrong}, outside the range: this block has {name}={bound}, so pass "
+                f"{expected} (negative ids do not count from the end)"
             )
 
 
@@ -293,8 +340,11 @@ def keep_native_child(obj: Any, name: str | None, value: Any) -> bool:
     return True
 
 
-def _write_back(transform, obj, view, raw, element, attribute, select):
-    edited = transform(obj, view, element)
+def _write_back(prop, obj, view, raw, element, attribute, select):
+    prop.check_indices(obj, view, "edited in place to")
+    if prop._transform is None:  # the view is the model's own tensor: the edit is in place already
+        return raw
+    edited = prop._transform(obj, view, element)
     if select is None and attribute != "input":
         return edited
     return put(attribute, raw, edited, select)

@@ -58,7 +58,7 @@ RouterLogits = named_layout("RouterLogits", Float[Tensor, f"{BATCH} {SEQ} {EXPER
 # One weight per token and slot: what multiplies the slot's expert output.
 ExpertWeights = named_layout("ExpertWeights", Float[Tensor, f"{BATCH} {SEQ} {TOP_K}"])
 # The expert each slot of each token is sent to.
-ExpertIndices = named_layout("ExpertIndices", Int[Tensor, f"{BATCH} {SEQ} {TOP_K}"])
+ExpertIndices = named_layout("ExpertIndices", Int[Tensor, f"{BATCH} {SEQ} {TOP_K}"], index_bound=EXPERTS)
 # Each slot's expert output times its weight.
 ExpertOutputs = named_layout("ExpertOutputs", Float[Tensor, f"{BATCH} {SEQ} {TOP_K} {HIDDEN}"])
 

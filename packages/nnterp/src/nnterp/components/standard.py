@@ -44,10 +44,18 @@ TOP_K = "top_k"
 VISION_HIDDEN = "vision_hidden_size"
 
 
-def named_layout(name: str, layout: Any) -> Any:
-    """Give a jaxtyping alias the name the repr and the docs use for it."""
+def named_layout(name: str, layout: Any, index_bound: str | None = None) -> Any:
+    """Give a jaxtyping alias the name the repr and the docs use for it.
+
+    `index_bound` marks a layout whose values are indices: the host's size attribute
+    they stay below (`num_experts`); a write or an in-place edit outside
+    `[0, index_bound)`, or of a non-integer dtype, is refused before the model
+    consumes it.
+    """
     layout.__name__ = name
     layout.__qualname__ = name
+    if index_bound is not None:
+        layout.index_bound = index_bound
     return layout
 
 
