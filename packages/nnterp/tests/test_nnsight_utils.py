@@ -25,8 +25,9 @@ def test_get_token_activations_reads_the_last_token_of_every_prompt(gpt2):
 def test_the_padding_side_decides_the_index(gpt2):
     with pytest.raises(ValueError, match="a positive token index needs right padding, and the tokenizer pads 'left'"):
         get_token_activations(gpt2, PROMPTS, idx=2)
-    zero = get_token_activations(gpt2, PROMPTS, layers=[0], idx=0)
-    assert zero.shape == (1, 2, gpt2.hidden_size)
+    # position 0 of the shorter, left-padded prompt is padding
+    with pytest.raises(ValueError, match="token index 0 needs right padding, and the tokenizer pads 'left'"):
+        get_token_activations(gpt2, PROMPTS, layers=[0], idx=0)
 
 
 def test_get_activations_picks_another_value(gpt2):

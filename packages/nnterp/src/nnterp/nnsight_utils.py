@@ -22,7 +22,8 @@ def check_padding(model: Any, idx: int) -> None:
     """Refuse a token index that names different tokens in different rows under this tokenizer's padding.
 
     Raises:
-        ValueError: a negative index with right padding, or a positive one with left padding.
+        ValueError: a negative index with right padding, or an index of 0 or more with left padding
+            (position 0 of a shorter, left-padded prompt is padding).
     """
     if not _is_int(idx):
         raise TypeError(f"idx={idx!r} is not a token position: pass an int, -1 (the last token) by default")
@@ -36,6 +37,13 @@ def check_padding(model: Any, idx: int) -> None:
         _add_note(
             error, "load with tokenizer_kwargs={'padding_side': 'right'}, or count from the end with a negative idx"
         )
+        raise error
+    if idx == 0 and side != "right":
+        error = ValueError(
+            f"token index 0 needs right padding, and the tokenizer pads {side!r}: in a batch, position 0 of every "
+            "prompt shorter than the longest is padding"
+        )
+        _add_note(error, "load with tokenizer_kwargs={'padding_side': 'right'} to read each prompt's first token")
         raise error
 
 
@@ -178,11 +186,20 @@ def compute_next_token_probs(model: Any, prompt: Any, remote: bool | str = False
 
 
 def _batches(prompts: list, batch_size: int, tqdm: Callable | None) -> Iterable[list]:
+    if isinstance(prompts, str):
+        raise TypeError(
+            f"prompts={_short(prompts)} is one string, and the batches take a list of prompts: a string would run as "
+            "one prompt per character; pass [prompt]"
+        )
     if not _is_int(batch_size) or batch_size < 1:
         raise ValueError(f"batch_size={batch_size!r}: pass an int of at least 1")
     prompts = list(prompts)
     batches = [prompts[i : i + batch_size] for i in range(0, len(prompts), batch_size)]
     return tqdm(batches) if tqdm is not None else batches
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
 __all__ = [

@@ -1,10 +1,15 @@
-"""The activation helpers check layers, positions, padding side and batch size before the trace."""
+"""The activation helpers check layers, positions, padding side, batch size and the prompt list before the trace."""
 
 import pytest
+import torch
 from bad_input_support import still_runs
 
 from nnterp import StandardizedTransformer
-from nnterp.nnsight_utils import collect_token_activations_batched, get_token_activations
+from nnterp.nnsight_utils import (
+    collect_last_token_activations_session,
+    collect_token_activations_batched,
+    get_token_activations,
+)
 
 
 @pytest.fixture(scope="module")
@@ -36,3 +41,30 @@ def test_helper_padding_side_contradicts_a_positive_index(left):
 def test_helper_batch_size(left):
     with pytest.raises(ValueError, match=r"batch_size=0: pass an int of at least 1"):
         collect_token_activations_batched(left, ["a", "b"], batch_size=0)
+
+
+def test_helper_index_zero_needs_right_padding(left, path):
+    with pytest.raises(ValueError, match="token index 0 needs right padding, and the tokenizer pads 'left'") as caught:
+        get_token_activations(left, ["a b c", "d"], idx=0)
+    assert any("padding_side': 'right'" in note for note in getattr(caught.value, "__notes__", []))
+    right = StandardizedTransformer(path("gpt2"), dispatch=True, tokenizer_kwargs={"padding_side": "right"})
+    first = get_token_activations(right, ["a b c", "d"], layers=[0], idx=0)
+    with right.trace(["d"]):
+        alone = right.layers[0].layer_output[:, 0].save()
+    assert torch.allclose(first[0, 1], alone[0], atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: collect_token_activations_batched(m, "hello world", batch_size=2),
+        lambda m: collect_last_token_activations_session(m, "hello world", batch_size=2),
+    ],
+    ids=["batched", "session"],
+)
+def test_helper_one_string_where_a_list_is_expected(left, call):
+    with pytest.raises(
+        TypeError, match=r"prompts='hello world' is one string.*one prompt per character; pass \[prompt\]"
+    ):
+        call(left)
+    still_runs(left)
