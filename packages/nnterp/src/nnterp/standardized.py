@@ -42,6 +42,7 @@ from .components import (
 from .components.standard import Plain
 from .components.vision import tower_rows
 from .families import default as default_family
+from .keywords import check_trace_keywords
 from .order import probe_order
 
 # The logits over the vocabulary at every position.
@@ -329,7 +330,8 @@ class Standardized:
         """The `k` most likely tokens of one `[vocab_size]` distribution, most likely first.
 
         Keys are decoded text; where two of the `k` decode alike, those are keyed by the
-        tokenizer's vocabulary token instead.
+        tokenizer's vocabulary token instead. A row with a negative value or a sum away
+        from 1, such as logits, is refused.
         """
         if probs.dim() != 1:
             raise ValueError(
@@ -340,6 +342,7 @@ class Standardized:
             raise ValueError(
                 f"probs_to_dict(k={k!r}): k is an int from 1 to the distribution's size, {probs.shape[-1]}"
             )
+        _check_distribution(probs)
         top = probs.detach().float().topk(k)
         ids = top.indices.tolist()
         texts = [self.tokenizer.decode([token]) for token in ids]
@@ -392,11 +395,42 @@ def _check_width(tensor: Any, width: int, what: str, layout: str) -> None:
         )
 
 
+def _check_distribution(probs: Any) -> None:
+    """Refuse a row that is not a probability distribution: a negative value, or a sum away from 1 (logits)."""
+    row = probs.detach().float()
+    total, lowest = row.sum().item(), row.min().item()
+    # A half-precision softmax sums to 1 within its rounding, well inside the tolerance.
+    if lowest < 0 or abs(total - 1) > 0.02:
+        raise ValueError(
+            f"probs_to_dict takes a probability distribution, and this row sums to {total:.4g} with a smallest value "
+            f"of {lowest:.4g}, so it is not one (logits?); pass logits.softmax(-1), or read model.next_token_probs"
+        )
+
+
 def _check_positions(select: Any, size: int, what: str) -> None:
-    """Refuse an int or list of ints outside an axis of `size` (a slice is clipped by torch, so it passes)."""
-    if select is None or isinstance(select, slice):
+    """Refuse an int, list of ints or slice that selects a position outside an axis of `size`, or none at all."""
+    if select is None:
+        return
+    if isinstance(select, slice):
+        bounds = [bound for bound in (select.start, select.stop) if bound is not None]
+        for bound in bounds:
+            if not _is_index(bound):
+                raise TypeError(f"{what}={select!r} holds {bound!r}: a slice of ints selects positions")
+        if any(not -size <= bound <= size for bound in bounds):
+            raise IndexError(
+                f"{what}={select!r} runs past an axis of size {size}: pass slice bounds from {-size} to {size}"
+            )
+        if not range(size)[select]:
+            raise IndexError(
+                f"{what}={select!r} selects no position of an axis of size {size}: pass a slice that selects one, "
+                "or None for all"
+            )
         return
     items = [select] if _is_index(select) else list(select)
+    if not items:
+        raise IndexError(
+            f"{what}={select!r} selects no position: pass ints from {-size} to {size - 1}, or None for all"
+        )
     for item in items:
         if not _is_index(item):
             raise TypeError(f"{what} holds {item!r}: pass ints, a list of ints, or a slice")
@@ -555,6 +589,20 @@ LEGACY_KEYWORDS = {
 }
 
 
+#: The tasks a load serves: the causal LM, and a vision-language wrapper with its processor.
+TASKS = ("text-generation", "image-text-to-text")
+
+
+def _check_task(task: Any) -> None:
+    """Refuse a task whose head is not a language-model head: `logits` would not be over the vocabulary."""
+    if not isinstance(task, str) or task not in TASKS:
+        raise ValueError(
+            f"task={task!r} is not a task StandardizedTransformer serves: its logits, next_token_probs and "
+            f"project_on_vocab are over the vocabulary, which needs a language-model head; pass "
+            f"task='text-generation' (the default) or task='image-text-to-text' for a vision-language checkpoint"
+        )
+
+
 def _refuse_legacy_keywords(kwargs: dict) -> None:
     """Refuse an nnterp 1.x keyword at construction with its 2.x spelling (it would reach the checkpoint's class)."""
     found = [name for name in LEGACY_KEYWORDS if name in kwargs]
@@ -677,13 +725,21 @@ def _check_prompt(model: Any, inputs: tuple) -> None:
         return
     if not texts:
         raise ValueError("the trace got an empty list of prompts; pass at least one prompt")
-    if not all(isinstance(text, str) for text in texts) or any(texts):
-        return
     tokenizer = getattr(model, "tokenizer", None)
-    if tokenizer is None or any(tokenizer(text)["input_ids"] for text in texts):
+    if tokenizer is None:
         return
+    # Only a blank text can tokenize to nothing; the others are not tokenized twice.
+    blank = [i for i, text in enumerate(texts) if isinstance(text, str) and not text.strip()]
+    empty = [i for i in blank if not tokenizer(texts[i])["input_ids"]]
+    if not empty:
+        return
+    if isinstance(first, str):
+        raise ValueError(
+            f"the prompt {first!r} tokenizes to no tokens, and the model needs at least one; pass a non-empty prompt"
+        )
     raise ValueError(
-        f"the prompt {first!r} tokenizes to no tokens, and the model needs at least one; pass a non-empty prompt"
+        f"the prompt at position {empty[0]} of the batch, {texts[empty[0]]!r}, tokenizes to no tokens: it would run "
+        f"as padding alone and read as a real row; remove it from the list or pass a non-empty prompt"
     )
 
 
@@ -697,10 +753,12 @@ class StandardizedTransformer(Standardized, TransformersModel):
         rename: Aliases merged over the family's `RENAME`; a key given here wins.
         envoys: Envoy classes merged over nnsight's tensor-parallel envoys and the
             family's `ENVOYS`; a key given here wins.
-        tokenizer_kwargs: Attributes set on the loaded tokenizer (`padding_side`, `pad_token`).
+        tokenizer_kwargs: Attributes set on the loaded tokenizer (`padding_side`, `pad_token`);
+            a key the tokenizer has no attribute for is refused.
         **kwargs: Passed to `TransformersModel` (`dispatch`, `device`, `dtype`,
             `attn_implementation`, `revision`, `trust_remote_code`, `task`, which
-            defaults to `"text-generation"`).
+            defaults to `"text-generation"`; `"image-text-to-text"` is the other task
+            served, and any other is refused).
     """
 
     def __init__(
@@ -714,6 +772,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
     ) -> None:
         _refuse_legacy_keywords(kwargs)
         kwargs.setdefault("task", "text-generation")
+        _check_task(kwargs["task"])
         fields = _check_source(repo_id, needs_type=family is None)
         config = fields
         if family is None:
@@ -750,6 +809,13 @@ class StandardizedTransformer(Standardized, TransformersModel):
         _check_prompt(self, inputs)
         return super()._batch_size(*inputs, **kwargs)
 
+    def _batch(self, invokes: list, fn: Any) -> tuple:
+        # A trace runs one forward (`_call`); `generate` and `pipe` take their own keywords.
+        if getattr(fn, "__func__", None) is TransformersModel._call:
+            for inputs, kwargs in invokes:
+                check_trace_keywords(self, inputs, kwargs)
+        return super()._batch(invokes, fn)
+
     # -- loading ----------------------------------------------------------------
 
     def _update(self, module: Any) -> None:
@@ -772,7 +838,9 @@ class StandardizedTransformer(Standardized, TransformersModel):
         # Applied after nnsight's defaults, and again on every dispatch, so a
         # caller's padding side survives the load of the real weights.
         if self.tokenizer is not None:
-            for name, value in getattr(self, "_tokenizer_kwargs", {}).items():
+            settings = getattr(self, "_tokenizer_kwargs", {})
+            _check_tokenizer_kwargs(self.tokenizer, settings)
+            for name, value in settings.items():
                 setattr(self.tokenizer, name, value)
 
     @property
@@ -909,6 +977,22 @@ class StandardizedTransformer(Standardized, TransformersModel):
         return self.logits[:, -1].softmax(-1)
 
     next_token_probs = FromLogits(_next_token_probs, description="The softmax of the logits at the last position")
+
+
+def _check_tokenizer_kwargs(tokenizer: Any, settings: dict) -> None:
+    """Refuse a `tokenizer_kwargs=` key the tokenizer has no attribute for, which setting would only store."""
+    unknown = sorted(name for name in settings if not isinstance(name, str) or not hasattr(tokenizer, name))
+    if unknown:
+        import difflib
+
+        names = [name for name in dir(tokenizer) if not name.startswith("_")]
+        close = {name: difflib.get_close_matches(str(name), names, n=1) for name in unknown}
+        hints = "".join(f" ({name!r}: did you mean {match[0]!r}?)" for name, match in close.items() if match)
+        raise ValueError(
+            f"tokenizer_kwargs= names {unknown}, which {type(tokenizer).__name__} has no attribute for, so setting it "
+            f"would change nothing{hints}; the keys are tokenizer attributes such as 'padding_side', 'pad_token', "
+            "'truncation_side' or 'model_max_length'"
+        )
 
 
 def _base_envoys(repo_id: Any, kwargs: dict) -> dict:

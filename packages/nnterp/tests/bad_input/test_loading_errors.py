@@ -106,3 +106,19 @@ def test_rename_keys_that_match_load(path):
     model = StandardizedTransformer(path("gpt2"), rename={"transformer.wpe": "embed_positions", "mlp": "ffn"})
     assert model.embed_positions is model.transformer.wpe
     assert model.layers[0].ffn is model.layers[0].mlp
+
+
+@pytest.mark.parametrize("task", ["text-classification", "token-classification", "feature-extraction", None])
+def test_a_task_without_a_language_model_head_is_refused(path, task):
+    with pytest.raises(ValueError, match=rf"task={task!r} is not a task.*task='text-generation'.*'image-text-to-text'"):
+        StandardizedTransformer(path("gpt2"), task=task)
+
+
+def test_a_tokenizer_kwargs_key_the_tokenizer_lacks_is_refused(path):
+    with pytest.raises(ValueError, match=r"\['padding_sid'\].*did you mean 'padding_side'"):
+        StandardizedTransformer(path("gpt2"), tokenizer_kwargs={"padding_sid": "right"})
+    model = StandardizedTransformer(
+        path("gpt2"), tokenizer_kwargs={"padding_side": "right", "pad_token": "<|endoftext|>", "model_max_length": 64}
+    )
+    assert (model.tokenizer.padding_side, model.tokenizer.pad_token) == ("right", "<|endoftext|>")
+    assert model.tokenizer.model_max_length == 64

@@ -75,3 +75,82 @@ def test_an_empty_prompt_is_refused_before_the_run(gpt2, prompt):
         with gpt2.trace(prompt):
             gpt2.logits.save()
     still_runs(gpt2)
+
+
+def test_an_empty_prompt_inside_a_batch_is_refused_by_position(gpt2):
+    with pytest.raises(ValueError, match=r"prompt at position 2 of the batch, '', tokenizes to no tokens"):
+        with gpt2.trace(["hello", "world", ""]):
+            gpt2.logits.save()
+    still_runs(gpt2)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"max_new_tokens": 5}, r"generation keyword\(s\) max_new_tokens=.*model\.generate\(prompt, max_new_tokens="),
+        ({"do_sample": True}, r"generation keyword\(s\) do_sample=.*model\.generate"),
+        ({"return_full_text": False}, r"return_full_text=, which GPT2LMHeadModel\.forward does not take"),
+        ({"atention_mask": None}, r"atention_mask=, which GPT2LMHeadModel\.forward does not take.*attention_mask"),
+    ],
+)
+def test_a_keyword_the_forward_does_not_read_is_refused(gpt2, kwargs, match):
+    with pytest.raises(TypeError, match=match):
+        with gpt2.trace(PROMPT, **kwargs):
+            gpt2.logits.save()
+    with pytest.raises(TypeError, match=match):
+        with gpt2.trace() as tracer:
+            with tracer.invoke(PROMPT, **kwargs):
+                gpt2.logits.save()
+    still_runs(gpt2)
+
+
+def test_keywords_the_trace_reads_still_pass(gpt2):
+    ids = gpt2.tokenizer(PROMPT, return_tensors="pt")
+    with gpt2.trace(PROMPT, add_special_tokens=False, use_cache=False, output_attentions=False):
+        text = gpt2.logits.save()
+    with gpt2.trace(ids["input_ids"], attention_mask=ids["attention_mask"]):
+        tokens = gpt2.logits.save()
+    assert torch.equal(text, tokens)
+    with gpt2.generate(PROMPT, max_new_tokens=2, do_sample=False) as tracer:
+        generated = tracer.result.save()
+    assert generated.shape[1] == ids["input_ids"].shape[1] + 2
+
+
+@pytest.mark.parametrize(
+    ("positions", "match"),
+    [
+        (slice(100, 200), r"slice\(100, 200, None\) runs past an axis of size \d+"),
+        (slice(-40, None), r"slice\(-40, None, None\) runs past an axis of size"),
+        (slice(3, 3), r"slice\(3, 3, None\) selects no position of an axis of size"),
+        ([], r"\[\] selects no position"),
+    ],
+)
+def test_steer_positions_that_select_nothing_or_run_past_the_prompt(gpt2, positions, match):
+    with pytest.raises(IndexError, match=rf"steer\(token_positions=\.\.\.\)={match}"):
+        with gpt2.trace(PROMPT):
+            gpt2.steer(layers=0, vector=torch.zeros(gpt2.hidden_size), token_positions=positions)
+    with pytest.raises(IndexError, match=r"steer\(batch_index=\.\.\.\)=slice\(1, 2, None\) runs past"):
+        with gpt2.trace(PROMPT):
+            gpt2.steer(layers=0, vector=torch.zeros(gpt2.hidden_size), batch_index=slice(1, 2))
+    still_runs(gpt2)
+
+
+def test_steer_slices_within_the_prompt_still_steer(gpt2):
+    with gpt2.trace(PROMPT):
+        gpt2.steer(layers=0, vector=torch.ones(gpt2.hidden_size), token_positions=slice(-2, None))
+        stream = gpt2.layers[1].layer_input.save()
+    with gpt2.trace(PROMPT):
+        clean = gpt2.layers[1].layer_input.save()
+    assert torch.equal(stream[:, :-2], clean[:, :-2])
+    assert torch.allclose(stream[:, -2:], clean[:, -2:] + 1)
+
+
+def test_probs_to_dict_refuses_logits(gpt2):
+    with gpt2.trace(PROMPT):
+        logits = gpt2.logits[0, -1].save()
+        probs = gpt2.next_token_probs[0].save()
+    with pytest.raises(ValueError, match=r"takes a probability distribution.*sums to .*logits\.softmax\(-1\)"):
+        gpt2.probs_to_dict(logits)
+    with pytest.raises(ValueError, match="not one"):
+        gpt2.probs_to_dict(probs * 3)
+    assert len(gpt2.probs_to_dict(probs.to(torch.bfloat16), k=3)) == 3
