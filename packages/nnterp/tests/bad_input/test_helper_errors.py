@@ -1,10 +1,11 @@
-"""The activation helpers check layers, positions, padding side and batch size before the trace."""
+"""The helpers check their model, prompts, layers, positions, padding side and batch size before the trace."""
 
 import pytest
 from bad_input_support import still_runs
 
 from nnterp import StandardizedTransformer
-from nnterp.nnsight_utils import collect_token_activations_batched, get_token_activations
+from nnterp.nnsight_utils import collect_token_activations_batched, compute_next_token_probs, get_token_activations
+from nnterp.prompt_utils import Prompt, get_first_tokens, next_token_probs_unsqueeze, run_prompts
 
 
 @pytest.fixture(scope="module")
@@ -36,3 +37,46 @@ def test_helper_padding_side_contradicts_a_positive_index(left):
 def test_helper_batch_size(left):
     with pytest.raises(ValueError, match=r"batch_size=0: pass an int of at least 1"):
         collect_token_activations_batched(left, ["a", "b"], batch_size=0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: get_token_activations("gpt2", ["a b"]),
+        lambda: collect_token_activations_batched("gpt2", ["a b"], batch_size=1),
+        lambda: compute_next_token_probs("gpt2", ["a b"]),
+        lambda: run_prompts("gpt2", []),
+        lambda: next_token_probs_unsqueeze("gpt2", ["a b"]),
+    ],
+    ids=[
+        "get_token_activations",
+        "collect_token_activations_batched",
+        "compute_next_token_probs",
+        "run_prompts",
+        "next_token_probs_unsqueeze",
+    ],
+)
+def test_a_helper_given_a_name_for_the_model_says_to_load_it(call):
+    with pytest.raises(
+        TypeError,
+        match=r"takes a loaded StandardizedTransformer as its model, got 'gpt2'.*"
+        r"StandardizedTransformer\('gpt2'\)",
+    ):
+        call()
+
+
+def test_run_prompts_given_strings_for_prompts(left):
+    with pytest.raises(TypeError, match=r"run_prompts takes Prompt objects, got str 'Paris is'.*Prompt\.from_strings"):
+        run_prompts(left, ["Paris is"])
+    prompt = Prompt.from_strings("Paris is", {"city": " Paris"}, left)
+    with pytest.raises(TypeError, match=r"takes a list of Prompt, got one Prompt: pass \[prompt\]"):
+        run_prompts(left, prompt)
+
+
+def test_prompt_helpers_given_strings(left):
+    with pytest.raises(TypeError, match=r"target_strings as a dict.*got str ' Paris'"):
+        Prompt.from_strings("Paris is", " Paris", left)
+    with pytest.raises(TypeError, match=r"model_or_tokenizer takes a loaded model or tokenizer, got str 'gpt2'"):
+        get_first_tokens("Paris", "gpt2")
+    with pytest.raises(TypeError, match=r"Prompt\.run takes a loaded StandardizedTransformer"):
+        Prompt.from_strings("Paris is", {"city": " Paris"}, left).run("gpt2")
