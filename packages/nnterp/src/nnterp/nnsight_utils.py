@@ -18,6 +18,15 @@ def layer_output(model: Any, layer: int) -> Any:
     return model.layers[layer].layer_output
 
 
+def check_model(model: Any, what: str) -> None:
+    """Refuse a `model` argument that is not a loaded model (a repo id string, a tokenizer), naming `what` took it."""
+    if callable(getattr(model, "trace", None)) and hasattr(model, "layers"):
+        return
+    shown = repr(model) if isinstance(model, str) else type(model).__name__
+    fix = f"; load it first, model = StandardizedTransformer({model!r})" if isinstance(model, str) else ""
+    raise TypeError(f"{what} takes a loaded StandardizedTransformer as its model, got {shown}{fix}")
+
+
 def check_padding(model: Any, idx: int) -> None:
     """Refuse a token index that names different tokens in different rows under this tokenizer's padding.
 
@@ -25,6 +34,7 @@ def check_padding(model: Any, idx: int) -> None:
         ValueError: a negative index with right padding, or an index of 0 or more with left padding
             (position 0 of a shorter, left-padded prompt is padding).
     """
+    check_model(model, "check_padding")
     if not _is_int(idx):
         raise TypeError(f"idx={idx!r} is not a token position: pass an int, -1 (the last token) by default")
     side = getattr(model.tokenizer, "padding_side", "right")
@@ -93,6 +103,7 @@ def get_token_activations(
     returns the result on the CPU. With `tracer=` it reads inside that open trace
     and returns the live tensor, for the caller to `.save()`.
     """
+    check_model(model, "get_token_activations")
     idx = -1 if idx is None else idx
     check_padding(model, idx)
     layers = _layers(model, layers)
@@ -135,6 +146,7 @@ def collect_last_token_activations_session(
     tqdm: Callable | None = None,
 ) -> torch.Tensor:
     """`get_token_activations` over batches of `prompts` inside one `model.session`: one request when remote."""
+    check_model(model, "collect_last_token_activations_session")
     idx = -1 if idx is None else idx
     check_padding(model, idx)
     layers = _layers(model, layers)
@@ -165,6 +177,7 @@ def collect_token_activations_batched(
 
     With `remote` and `use_session` the batches run in one `model.session`.
     """
+    check_model(model, "collect_token_activations_batched")
     if remote and use_session:
         return collect_last_token_activations_session(
             model, prompts, batch_size, layers, get_activations, remote, idx, tqdm
@@ -178,6 +191,7 @@ def collect_token_activations_batched(
 
 def compute_next_token_probs(model: Any, prompt: Any, remote: bool | str = False) -> torch.Tensor:
     """`next_token_probs` per prompt, `[num_prompts, vocab_size]`, on the CPU."""
+    check_model(model, "compute_next_token_probs")
     if isinstance(prompt, list) and len(prompt) > 1:
         check_padding(model, -1)
     with model.trace(prompt, remote=remote):
@@ -203,6 +217,7 @@ def _short(text: str) -> str:
 
 
 __all__ = [
+    "check_model",
     "check_padding",
     "collect_last_token_activations_session",
     "collect_token_activations_batched",

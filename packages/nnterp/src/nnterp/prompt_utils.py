@@ -8,7 +8,7 @@ from typing import Any
 
 import torch
 
-from .nnsight_utils import _batches, check_padding
+from .nnsight_utils import _batches, check_model, check_padding
 
 
 class TokenizationError(ValueError):
@@ -16,6 +16,13 @@ class TokenizationError(ValueError):
 
 
 def _tokenizer(model_or_tokenizer: Any, prefix_false: bool = True) -> Any:
+    if isinstance(model_or_tokenizer, str) or not callable(
+        getattr(model_or_tokenizer, "tokenizer", model_or_tokenizer)
+    ):
+        raise TypeError(
+            f"model_or_tokenizer takes a loaded model or tokenizer, got {type(model_or_tokenizer).__name__} "
+            f"{model_or_tokenizer!r:.60}; load one first, e.g. AutoTokenizer.from_pretrained(name)"
+        )
     if hasattr(model_or_tokenizer, "add_prefix_false_tokenizer") and prefix_false:
         return model_or_tokenizer.add_prefix_false_tokenizer
     return getattr(model_or_tokenizer, "tokenizer", model_or_tokenizer)
@@ -60,6 +67,13 @@ class Prompt:
     @classmethod
     def from_strings(cls, prompt: str, target_strings: dict[str, str | list[str]], model_or_tokenizer: Any) -> Prompt:
         """Each target's ids are `get_first_tokens` of its words."""
+        if not isinstance(prompt, str):
+            raise TypeError(f"Prompt.from_strings takes the prompt as a str, got {type(prompt).__name__}")
+        if not isinstance(target_strings, dict):
+            raise TypeError(
+                f"Prompt.from_strings takes target_strings as a dict of name to word(s), got "
+                f"{type(target_strings).__name__} {target_strings!r:.60}; e.g. {{'target': ' Paris'}}"
+            )
         strings = {name: [words] if isinstance(words, str) else list(words) for name, words in target_strings.items()}
         tokens = {name: get_first_tokens(words, model_or_tokenizer) for name, words in strings.items()}
         return cls(prompt, tokens, strings)
@@ -79,12 +93,14 @@ class Prompt:
 
     def run(self, model: Any, get_probs: Callable | None = None) -> dict[str, torch.Tensor]:
         """The targets' mass on this prompt, `[layers]` each, through `get_probs` (`next_token_probs_unsqueeze`)."""
+        check_model(model, "Prompt.run")
         get_probs = get_probs or next_token_probs_unsqueeze
         return {name: mass[0] for name, mass in self.get_target_probs(get_probs(model, [self.prompt])).items()}
 
 
 def next_token_probs_unsqueeze(model: Any, prompt: Any, remote: bool | str = False) -> torch.Tensor:
     """The default `get_probs_func`: `next_token_probs` with a layer axis of one, `[batch, 1, vocab_size]`, on the CPU."""
+    check_model(model, "next_token_probs_unsqueeze")
     with model.trace(prompt, remote=remote):
         probs = model.next_token_probs.unsqueeze(1).cpu().save()
     return probs
@@ -106,9 +122,18 @@ def run_prompts(
     run goes through one `model.session`. A progress bar wraps the batches only when
     `tqdm=` is given.
     """
+    check_model(model, "run_prompts")
+    if isinstance(prompts, Prompt | str):
+        raise TypeError(f"run_prompts takes a list of Prompt, got one {type(prompts).__name__}: pass [prompt]")
     prompts = list(prompts)
     if not prompts:
         raise ValueError("run_prompts needs at least one Prompt")
+    for prompt in prompts:
+        if not isinstance(prompt, Prompt):
+            raise TypeError(
+                f"run_prompts takes Prompt objects, got {type(prompt).__name__} {prompt!r:.60}; build one with "
+                "Prompt.from_strings(text, {'target': ' word'}, model)"
+            )
     names = list(prompts[0].target_tokens)
     for prompt in prompts:
         if list(prompt.target_tokens) != names:

@@ -9,6 +9,7 @@ config keys: those live in the family modules.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
 import numbers
 import os
@@ -39,11 +40,15 @@ from .components import (
     blocks_support,
     named_layout,
 )
+from .components.eproperty import mark_skipped
 from .components.standard import Plain
 from .components.vision import tower_rows
 from .families import default as default_family
-from .keywords import check_trace_keywords
+from .inputs import check_trace_input
+from .load_keywords import check_load_keywords
 from .order import probe_order
+from .trace_keywords import check_trace_keywords
+from .tracer import Tracer
 
 # The logits over the vocabulary at every position.
 Logits = named_layout("Logits", Float[Tensor, f"{BATCH} {SEQ} {VOCAB}"])
@@ -286,6 +291,7 @@ class Standardized:
         for index in range(start, end + 1):
             block = self.layers[index]
             block.skip(block.skip_with(stream) if hasattr(block, "skip_with") else stream)
+            mark_skipped(block, index, start, end)
 
     def steer(
         self,
@@ -315,6 +321,10 @@ class Standardized:
                 f"hidden_size={self.hidden_size}"
             )
         _check_width(vector, self.hidden_size, "steer(vector=...)", "[hidden_size] or broadcastable to the slice")
+        if not isinstance(factor, numbers.Real | torch.Tensor) or isinstance(factor, bool):
+            raise TypeError(
+                f"steer(factor={factor!r}) takes a number, got {type(factor).__name__}; pass e.g. factor=2.0"
+            )
         for index in resolved:
             stream = self.layers[index].layer_output
             _check_positions(token_positions, stream.shape[1], "steer(token_positions=...)")
@@ -324,6 +334,8 @@ class Standardized:
             if isinstance(rows, list) and isinstance(cols, list):
                 rows = torch.tensor(rows)[:, None]
                 cols = torch.tensor(cols)[None, :]
+            if vector.dim() > 1:
+                _check_broadcast(vector, tuple(stream[rows, cols].shape), index)
             stream[rows, cols] += factor * vector.to(device=stream.device, dtype=stream.dtype)
 
     def probs_to_dict(self, probs: Any, k: int = 5) -> dict[str, float]:
@@ -404,6 +416,19 @@ def _check_distribution(probs: Any) -> None:
         raise ValueError(
             f"probs_to_dict takes a probability distribution, and this row sums to {total:.4g} with a smallest value "
             f"of {lowest:.4g}, so it is not one (logits?); pass logits.softmax(-1), or read model.next_token_probs"
+        )
+
+
+def _check_broadcast(vector: Tensor, target: tuple, layer: int) -> None:
+    """Refuse a steering vector that does not broadcast to the slice it is added to."""
+    try:
+        fits = torch.broadcast_shapes(tuple(vector.shape), target) == target
+    except RuntimeError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"steer(vector=...) has shape {tuple(vector.shape)}, which does not broadcast to the steered slice of "
+            f"layers[{layer}].layer_output, {target}; pass a [hidden_size] vector, or one broadcastable to {target}"
         )
 
 
@@ -553,6 +578,45 @@ def _lent_to_causal_lm(pair: tuple[type, type] | None) -> Iterator[None]:
         extra.pop(pair[0], None)
 
 
+class _UnsupportedForText:
+    """Drops the pipeline's log of a class it does not list for text generation, keeping the class names."""
+
+    def __init__(self) -> None:
+        self.classes: list[str] = []
+
+    def filter(self, record: Any) -> bool:
+        message = record.getMessage()
+        if "is not supported for text-generation" not in message:
+            return True
+        self.classes.append(message.split("'")[1] if message.count("'") >= 2 else "this model")
+        return False
+
+
+@contextlib.contextmanager
+def _wrapper_notice() -> Iterator[None]:
+    """Say in one warning that a wrapper loads for text without its processor, in place of the pipeline's log.
+
+    The pipeline logs every class it supports (kilobytes of names) when a default-task
+    load falls back to a vision-language wrapper; the fix is the task.
+    """
+    import logging
+    import warnings
+
+    logger = logging.getLogger("transformers.pipelines.base")
+    dropped = _UnsupportedForText()
+    logger.addFilter(dropped)
+    try:
+        yield
+    finally:
+        logger.removeFilter(dropped)
+    for name in dict.fromkeys(dropped.classes):
+        warnings.warn(
+            f"{name} is a vision-language wrapper with no text-only class, loaded for text without its processor, "
+            'so no image can reach it; load it with task="image-text-to-text" to pass images',
+            stacklevel=4,
+        )
+
+
 def _label(source: Any) -> str:
     return repr(source) if isinstance(source, (str, os.PathLike)) else type(source).__name__
 
@@ -621,19 +685,54 @@ def _looks_local(repo_id: str) -> bool:
     )
 
 
-def _check_source(repo_id: Any, needs_type: bool = True) -> _Fields | None:
+def _missing_path(repo_id: str) -> str:
+    """Where a local path stops existing: the first missing part, and the close names beside it."""
+    path = os.path.normpath(os.path.expanduser(repo_id))
+    parent = os.path.dirname(path)
+    while parent and not os.path.isdir(parent) and os.path.dirname(parent) != parent:
+        path, parent = parent, os.path.dirname(parent)
+    where = parent or "."
+    if not os.path.isdir(where):
+        return f"{where!r} does not exist"
+    name = os.path.basename(path)
+    close = difflib.get_close_matches(name, sorted(os.listdir(where)), n=3, cutoff=0.6)
+    near = f" (close: {', '.join(repr(c) for c in close)})" if close else ""
+    return f"{where!r} holds no {name!r}{near}"
+
+
+def _offline_uncached(repo_id: str, revision: str | None) -> bool:
+    """Whether the Hub cannot answer for `repo_id`: offline, with no config.json of it in the cache."""
+    if os.environ.get("HF_HUB_OFFLINE", "0") in ("", "0", "false", "False"):
+        return False
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        found = try_to_load_from_cache(repo_id, "config.json", revision=revision)
+    except Exception:  # an id the Hub would refuse is not in its cache either
+        return True
+    return not isinstance(found, str)
+
+
+def _check_source(repo_id: Any, needs_type: bool = True, revision: str | None = None) -> _Fields | None:
     """Refuse a missing local path and a damaged local checkpoint before anything is built.
 
-    Returns a local checkpoint's config.json fields, else `None`.
+    A string is taken for a local path when it reads as one, when its first part
+    exists here (`checkpoints/gpt2` beside a `checkpoints` folder), or when it names
+    a `namespace/name` the Hub cannot answer for offline. Returns a local
+    checkpoint's config.json fields, else `None`.
     """
     if isinstance(repo_id, os.PathLike):
         repo_id = os.fspath(repo_id)
     if not isinstance(repo_id, str):
         return None
     if not os.path.exists(repo_id):
-        if _looks_local(repo_id):
+        first = repo_id.replace("\\", "/").split("/", 1)[0]
+        nested = "/" in repo_id.replace("\\", "/")
+        local = _looks_local(repo_id) or (nested and os.path.isdir(first))
+        if local or (nested and _offline_uncached(repo_id, revision)):
+            offline = "" if local else ", and offline (HF_HUB_OFFLINE) the Hub cache holds no such id"
             raise FileNotFoundError(
-                f"repo_id={repo_id!r} reads as a local path, and nothing exists there; check the path, "
+                f"no checkpoint at {repo_id!r}: as a local path, {_missing_path(repo_id)}{offline}; check the path, "
                 "or pass a Hub id of the form 'name' or 'namespace/name'"
             )
         return None
@@ -773,7 +872,7 @@ class StandardizedTransformer(Standardized, TransformersModel):
         _refuse_legacy_keywords(kwargs)
         kwargs.setdefault("task", "text-generation")
         _check_task(kwargs["task"])
-        fields = _check_source(repo_id, needs_type=family is None)
+        fields = _check_source(repo_id, needs_type=family is None, revision=kwargs.get("revision"))
         config = fields
         if family is None:
             # A local config.json without a nested text config or custom code names its
@@ -782,6 +881,10 @@ class StandardizedTransformer(Standardized, TransformersModel):
             plain = fields is not None and fields.text_config is None and not fields.custom and fields.model_type
             config = fields if plain else _read_config(repo_id, kwargs)
             family = families.lookup(family_model_type(config, repo_id))
+        read = config
+        check_load_keywords(
+            type(self), kwargs, lambda: read if not isinstance(read, _Fields | None) else _read_config(repo_id, kwargs)
+        )
         self._text_wrapper = _text_wrapper(config, kwargs["task"], repo_id, kwargs)
         _check_family(family)
         self.family = family
@@ -803,9 +906,18 @@ class StandardizedTransformer(Standardized, TransformersModel):
         with _lent_to_causal_lm(getattr(self, "_text_wrapper", None)):
             return super()._load_meta(repo_id, *args, **kwargs)
 
+    def _load(self, *args: Any, **kwargs: Any) -> Any:
+        with _wrapper_notice():
+            return super()._load(*args, **kwargs)
+
+    def _wrap(self, module: Any, *args: Any, **kwargs: Any) -> Any:
+        with _wrapper_notice():
+            return super()._wrap(module, *args, **kwargs)
+
     def _batch_size(self, *inputs: Any, **kwargs: Any) -> int:
         # Called once per invoke as the trace is built, so an empty prompt is refused
         # before the model runs instead of failing inside it.
+        check_trace_input(self, inputs, kwargs)
         _check_prompt(self, inputs)
         return super()._batch_size(*inputs, **kwargs)
 
@@ -815,6 +927,13 @@ class StandardizedTransformer(Standardized, TransformersModel):
             for inputs, kwargs in invokes:
                 check_trace_keywords(self, inputs, kwargs)
         return super()._batch(invokes, fn)
+
+    def trace(self, *inputs: Any, **kwargs: Any) -> Any:
+        # nnterp's tracer adds the hints for a missing prompt and an unsaved value; a
+        # remote trace, or a caller's own tracer class, keeps what nnsight builds.
+        if kwargs.get("tracer_cls") is None and not kwargs.get("remote") and kwargs.get("backend") is None:
+            kwargs["tracer_cls"] = Tracer
+        return super().trace(*inputs, **kwargs)
 
     # -- loading ----------------------------------------------------------------
 

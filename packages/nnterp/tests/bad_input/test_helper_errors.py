@@ -1,4 +1,4 @@
-"""The activation helpers check layers, positions, padding side, batch size and the prompt list before the trace."""
+"""The helpers check their model, the prompt list, layers, positions, padding side and batch size before the trace."""
 
 import pytest
 import torch
@@ -8,8 +8,10 @@ from nnterp import StandardizedTransformer
 from nnterp.nnsight_utils import (
     collect_last_token_activations_session,
     collect_token_activations_batched,
+    compute_next_token_probs,
     get_token_activations,
 )
+from nnterp.prompt_utils import Prompt, get_first_tokens, next_token_probs_unsqueeze, run_prompts
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +70,46 @@ def test_helper_one_string_where_a_list_is_expected(left, call):
     ):
         call(left)
     still_runs(left)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: get_token_activations("gpt2", ["a b"]),
+        lambda: collect_token_activations_batched("gpt2", ["a b"], batch_size=1),
+        lambda: compute_next_token_probs("gpt2", ["a b"]),
+        lambda: run_prompts("gpt2", []),
+        lambda: next_token_probs_unsqueeze("gpt2", ["a b"]),
+    ],
+    ids=[
+        "get_token_activations",
+        "collect_token_activations_batched",
+        "compute_next_token_probs",
+        "run_prompts",
+        "next_token_probs_unsqueeze",
+    ],
+)
+def test_a_helper_given_a_name_for_the_model_says_to_load_it(call):
+    with pytest.raises(
+        TypeError,
+        match=r"takes a loaded StandardizedTransformer as its model, got 'gpt2'.*"
+        r"StandardizedTransformer\('gpt2'\)",
+    ):
+        call()
+
+
+def test_run_prompts_given_strings_for_prompts(left):
+    with pytest.raises(TypeError, match=r"run_prompts takes Prompt objects, got str 'Paris is'.*Prompt\.from_strings"):
+        run_prompts(left, ["Paris is"])
+    prompt = Prompt.from_strings("Paris is", {"city": " Paris"}, left)
+    with pytest.raises(TypeError, match=r"takes a list of Prompt, got one Prompt: pass \[prompt\]"):
+        run_prompts(left, prompt)
+
+
+def test_prompt_helpers_given_strings(left):
+    with pytest.raises(TypeError, match=r"target_strings as a dict.*got str ' Paris'"):
+        Prompt.from_strings("Paris is", " Paris", left)
+    with pytest.raises(TypeError, match=r"model_or_tokenizer takes a loaded model or tokenizer, got str 'gpt2'"):
+        get_first_tokens("Paris", "gpt2")
+    with pytest.raises(TypeError, match=r"Prompt\.run takes a loaded StandardizedTransformer"):
+        Prompt.from_strings("Paris is", {"city": " Paris"}, left).run("gpt2")

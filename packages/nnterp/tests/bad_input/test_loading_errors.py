@@ -10,14 +10,54 @@ from nnterp.standardized import LEGACY_KEYWORDS
 
 
 def test_a_missing_local_path_names_the_path():
-    with pytest.raises(FileNotFoundError, match=r"'/nonexistent/dir' reads as a local path.*check the path"):
+    with pytest.raises(FileNotFoundError, match=r"no checkpoint at '/nonexistent/dir': .*'/' holds no 'nonexistent'"):
         StandardizedTransformer("/nonexistent/dir")
 
 
 def test_a_relative_missing_path_is_a_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(FileNotFoundError, match="nothing exists there"):
+    with pytest.raises(FileNotFoundError, match=r"no checkpoint at './checkpoints/gpt2'.*check the path"):
         StandardizedTransformer("./checkpoints/gpt2")
+
+
+def test_a_typo_in_a_relative_path_names_the_close_names(tmp_path, monkeypatch):
+    # `checkpoints/dmeo` reads like a Hub id; its first part existing here makes it a path.
+    (tmp_path / "checkpoints" / "demo").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(
+        FileNotFoundError,
+        match=r"no checkpoint at 'checkpoints/dmeo': .*'checkpoints' holds no 'dmeo' \(close: 'demo'\)",
+    ):
+        StandardizedTransformer("checkpoints/dmeo")
+
+
+def test_a_namespaced_id_the_offline_hub_cannot_answer(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(FileNotFoundError, match=r"no checkpoint at 'nobody-here/no-such-model'.*Hub cache holds no"):
+        StandardizedTransformer("nobody-here/no-such-model")
+
+
+def test_a_mistyped_load_keyword_names_the_close_match(path):
+    with pytest.raises(
+        TypeError, match=r"unknown keyword attn_impl=.*GPT2Config has no such.*did you mean attn_implementation="
+    ):
+        StandardizedTransformer(path("gpt2"), attn_impl="eager")
+
+
+@pytest.mark.parametrize("family", [None, "gpt2"])
+def test_config_and_from_pretrained_keywords_still_load(path, family):
+    family = family and nnterp.families.lookup(family)
+    model = StandardizedTransformer(path("gpt2"), family=family, n_layer=2, device_map="cpu", output_attentions=False)
+    assert len(model.layers) == 2
+    assert len(StandardizedTransformer(path("gpt2"), num_hidden_layers=1).layers) == 1
+
+
+def test_a_wrapper_loaded_for_text_names_the_task_in_one_warning(path, capfd):
+    with pytest.warns(UserWarning, match=r'LlavaForConditionalGeneration .*task="image-text-to-text"'):
+        StandardizedTransformer(path("llava"), dispatch=True)
+    # transformers' log of every class it supports for text generation is not printed
+    assert "Supported models are" not in capfd.readouterr().err
 
 
 def test_a_file_is_not_a_checkpoint(copy):

@@ -154,3 +154,53 @@ def test_probs_to_dict_refuses_logits(gpt2):
     with pytest.raises(ValueError, match="not one"):
         gpt2.probs_to_dict(probs * 3)
     assert len(gpt2.probs_to_dict(probs.to(torch.bfloat16), k=3)) == 3
+
+
+def test_steer_with_a_factor_that_is_not_a_number(gpt2):
+    with pytest.raises(TypeError, match=r"steer\(factor='2'\) takes a number, got str"):
+        with gpt2.trace(PROMPT):
+            gpt2.steer(0, torch.zeros(gpt2.hidden_size), factor="2")
+    still_runs(gpt2)
+
+
+def test_steer_with_a_vector_that_does_not_broadcast(gpt2):
+    with pytest.raises(
+        ValueError,
+        match=r"steer\(vector=\.\.\.\) has shape \(3, 64\), which does not broadcast.*layers\[0\]\.layer_output",
+    ):
+        with gpt2.trace(PROMPT):
+            gpt2.steer(0, torch.zeros(3, gpt2.hidden_size))
+    still_runs(gpt2)
+
+
+def test_steer_with_a_vector_per_position_still_lands(gpt2):
+    with gpt2.trace(PROMPT):
+        seq = gpt2.layers[0].layer_output.shape[1]
+        gpt2.steer(0, torch.ones(seq, gpt2.hidden_size), factor=0.0)
+        logits = gpt2.logits.save()
+    assert torch.isfinite(logits).all()
+
+
+@pytest.mark.parametrize(
+    "read",
+    [lambda m: m.layers[1].self_attn.attention_output, lambda m: m.layers[0].mlp.mlp_output],
+    ids=["attention", "mlp"],
+)
+def test_a_read_inside_a_skipped_block_names_the_skip(gpt2, read):
+    with pytest.raises(
+        ValueError, match=r"inside block \d, which skip_layers\(0, 1\) skipped.*layers\[1\]\.layer_output"
+    ):
+        with gpt2.trace(PROMPT):
+            gpt2.skip_layers(0, 1)
+            read(gpt2).save()
+    still_runs(gpt2)
+
+
+def test_a_skipped_block_output_and_the_next_block_stay_readable(gpt2):
+    with gpt2.trace(PROMPT):
+        entering = gpt2.layers[0].layer_input.save()
+        gpt2.skip_layers(0, 1)
+        skipped = gpt2.layers[1].layer_output.save()
+        after = gpt2.layers[2].self_attn.attention_output.save()
+    assert torch.equal(skipped, entering)
+    assert torch.isfinite(after).all()

@@ -1,5 +1,6 @@
 """A write of the wrong shape, heads or dtype is refused at the write, before the model runs."""
 
+import numpy as np
 import pytest
 import torch
 from bad_input_support import PROMPT, still_runs
@@ -60,3 +61,15 @@ def test_a_write_of_the_right_shape_lands(gpt2):
         gpt2.layers[0].layer_output = torch.zeros_like(out)
         seen = gpt2.layers[1].layer_input.save()
     assert torch.equal(seen, torch.zeros_like(seen))
+
+
+@pytest.mark.parametrize(
+    ("value", "convert"), [(np.zeros((1, 5, 64), dtype=np.float32), "torch.from_numpy"), ([0.0], "torch.tensor")]
+)
+def test_a_write_of_something_not_a_tensor_names_the_conversion(gpt2, value, convert):
+    with pytest.raises(
+        TypeError, match=rf"layer_output takes a torch\.Tensor, .*cannot be assigned a .*{convert}\(value\)"
+    ):
+        with gpt2.trace(PROMPT):
+            gpt2.layers[0].layer_output = value
+    still_runs(gpt2)

@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any, Union
 
 import torch
+from greenlet import getcurrent
 from nnsight.intervention.eproperty import WriteBack, eproperty
 from nnsight.intervention.interleaver import Mediator
 from nnsight.intervention.source import SourceNotAvailable
@@ -207,6 +208,7 @@ class EProperty(eproperty):
             location, _ = resolve(obj, key, walk=False, name=self.name)
             raise ValueError(f"Cannot access `{location}` outside of interleaving: read values inside a trace")
         location, attribute = self._resolve(obj, key)
+        check_not_skipped(obj, self.name, location)
         mediator = occurrence = None
         if self._hands_back():
             mediator = Mediator.current(location)
@@ -247,8 +249,8 @@ class EProperty(eproperty):
         key = self._key(obj)
         select = self._select(obj)
         location, attribute = self._resolve(obj, key)
-        if isinstance(value, torch.Tensor):
-            self._check_write(obj, value, Mediator.value(location), attribute, select)
+        check_not_skipped(obj, self.name, location)
+        self._check_write(obj, value, Mediator.value(location), attribute, select)
         if self._postprocess is not None:
             value = self._postprocess(obj, value)
         if select is not None or attribute == "input":
@@ -267,6 +269,13 @@ class EProperty(eproperty):
         if not isinstance(current, torch.Tensor):
             return
         label = f"{obj.path}.{self.name}"
+        if not isinstance(value, torch.Tensor):
+            convert = "torch.from_numpy(value)" if type(value).__module__ == "numpy" else "torch.tensor(value)"
+            raise TypeError(
+                f"{label} takes a torch.Tensor, {current.dtype} of shape {tuple(current.shape)} in this run, and "
+                f"cannot be assigned a {type(value).__module__}.{type(value).__qualname__}; convert it first with "
+                f"`{convert}.to({current.dtype})`"
+            )
         # The model's own input sets the run's sequence length, so only its rank is held.
         sets_the_run = attribute in ("input", "inputs") and getattr(obj, "parent", None) is None
         if sets_the_run and value.dim() != current.dim():
@@ -314,6 +323,35 @@ class EProperty(eproperty):
             raise IndexError(
                 f"{label} was {how} {wrong}, outside the range: this block has {name}={bound}, so pass "
                 f"{expected} (negative ids do not count from the end)"
+            )
+
+
+def mark_skipped(block: Any, index: int, start: int, end: int) -> None:
+    """Record, for the running worker, that `skip_layers(start, end)` skipped block `index`.
+
+    The record lives on the worker greenlet, so it ends with the trace's invoke.
+    """
+    worker = getcurrent()
+    skipped = getattr(worker, "_nnterp_skipped", None)
+    if skipped is None:
+        skipped = worker._nnterp_skipped = {}
+    skipped[block.path] = (index, start, end)
+
+
+def check_not_skipped(obj: Any, name: str | None, location: str) -> None:
+    """Refuse a value served inside a block that `skip_layers` skipped: the block's forward never runs.
+
+    The block's own input and output stay readable: the skip hands its output over.
+    """
+    skipped = getattr(getcurrent(), "_nnterp_skipped", None)
+    if not skipped:
+        return
+    for path, (index, start, end) in skipped.items():
+        if location.startswith(f"{path}.") and location not in (f"{path}.output", f"{path}.input"):
+            span = f"block {start}" if start == end else f"blocks {start} to {end}"
+            raise ValueError(
+                f"{obj.path}.{name} is inside block {index}, which skip_layers({start}, {end}) skipped, so it never "
+                f"runs; read a value outside {span}, or layers[{end}].layer_output, what the skip passes on"
             )
 
 

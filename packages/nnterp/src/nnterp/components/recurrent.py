@@ -47,6 +47,16 @@ States = named_layout("States", Float[Tensor, f"{BATCH} {SEQ} {MIXER_HEADS} {KEY
 CACHE_ARGUMENTS = ("cache", "cache_params", "past_key_values")
 
 
+def check_state(envoy: Any, name: str, value: Any, shape: tuple, layout: str) -> None:
+    """Refuse a state written where no state is served to compare with (a fresh prompt's): `shape` is expected."""
+    label = f"{envoy.path}.{name}"
+    expected = f"a tensor of shape {tuple(shape)}, {layout}"
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{label} takes {expected}, got {type(value).__name__}")
+    if tuple(value.shape) != tuple(shape):
+        raise ValueError(f"{label} takes {expected}, got shape {tuple(value.shape)}")
+
+
 # -- once per call --------------------------------------------------------------------
 
 

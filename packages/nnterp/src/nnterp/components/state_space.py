@@ -21,7 +21,7 @@ from torch import Tensor
 
 from .eproperty import DerivedEProperty, EProperty, unavailable
 from .linear_attention import Gates
-from .recurrent import RecurrentMixer, State, States, body_path, kernel, needs_torch_kernels, walk
+from .recurrent import RecurrentMixer, State, States, body_path, check_state, kernel, needs_torch_kernels, walk
 from .standard import BATCH, GROUPS, HEAD_DIM, MIXER_HEADS, SEQ, STATE_DIM, named_layout
 
 # A Mamba-2 scan's queries (C) or keys (B), per group of heads.
@@ -243,6 +243,10 @@ class StateSpace(RecurrentMixer):
     def state_input(self, value):
         inputs = self._kernel_inputs()
         if not self._decoding():
+            # A fresh prompt has no state to compare with: the expected one is read off the scan's inputs.
+            values, keys = self.argument(inputs, "x"), self.argument(inputs, "B")
+            shape = (values.shape[0], values.shape[2], values.shape[3], keys.shape[-1])
+            check_state(self, "state_input", value, shape, "[batch, heads, head_dim, state_dim]")
             return self.with_argument(inputs, "state", value)
         # The decode kernel writes its new state into the buffer it is given: copy in, so the cache keeps it.
         with torch.no_grad():
