@@ -36,3 +36,10 @@ class TestInkling2Text(FamilySuite):
         # Block 2 sees the embedding (block 0's input); the final mix sees it and block 2's input, then the stream.
         assert torch.equal(states, inputs[0].unsqueeze(-2))
         assert torch.equal(final_args[0], torch.stack([inputs[0], inputs[2]], dim=-2))
+
+    def test_vocab_size_is_the_heads_width(self, model):
+        # The checkpoint pads its vocabulary: the embedding holds 1,024 rows, the head 1,000.
+        embedding = model.embed_tokens._module.weight.shape[0]
+        assert model.vocab_size == model.config.unpadded_vocab_size == 1000 < embedding
+        logits, probs = run(model, lambda m: (m.logits, m.next_token_probs))
+        assert logits.shape[-1] == probs.shape[-1] == model.vocab_size

@@ -260,6 +260,12 @@ class FamilyContract:
         index = self.attention_blocks(model)[0]
         return index, model.layers[index].self_attn
 
+    def regroups_tokens(self, model: Any) -> bool:
+        """Whether a block runs a mixture of experts, whose expert matmuls take the rows the routing groups."""
+        moe_class = getattr(nnterp.components, "Moe", None)
+        blocks = [getattr(block, "mlp", None) for block in model.layers]
+        return moe_class is not None and any(isinstance(mlp, moe_class) and mlp.no_mixture() is None for mlp in blocks)
+
     def mlp_blocks(self, model: Any) -> list[int]:
         found = self.blocks_with(model, "mlp")
         if not found:
@@ -1071,7 +1077,26 @@ class FamilyContract:
                 return m.logits
 
             edited = run(model, last_query)
-            if self.CAUSAL:
+            if self.CAUSAL and self.regroups_tokens(model) and self.available(model, "self_attn.attention_output"):
+                # The edit reroutes the last token in the mixtures after this block, which regroups the rows
+                # each expert's matmul takes, and the earlier tokens' logits move by rounding. The attention's
+                # own output is where causality is exact: its matmuls keep their shapes, one row per token.
+                def attention_out(m, edit):
+                    a = m.layers[index].self_attn
+                    if edit:
+                        queries = a.attention_queries.clone()
+                        queries[:, :, -1] = 0
+                        a.attention_queries = queries
+                    return a.attention_output
+
+                ours, theirs = (
+                    run(model, lambda m: attention_out(m, True)),
+                    run(model, lambda m: attention_out(m, False)),
+                )
+                assert torch.equal(ours[..., :-1, :], theirs[..., :-1, :]), (
+                    "an edit of the last query moved an earlier position"
+                )
+            elif self.CAUSAL:
                 assert torch.allclose(
                     edited[:, :-1], clean["logits"][:, :-1], rtol=0, atol=1e-6 * scale_of(clean["logits"])
                 ), "an edit of the last query moved an earlier position"

@@ -4,7 +4,9 @@ from ..entry import INIT_STD, MAX_POSITIONS, Entry
 #: attention input, block 1 is a full-attention block inside the group (its queries, keys and values each mixed from
 #: the group states) and block 2 a sliding-window block opening the next group; two query heads over one key/value
 #: head, and every block a mixture of four narrow experts, two per token. The window covers the test prompts; the
-#: full block's log scaling starts past the second position.
+#: full block's log scaling starts past the second position. The head is narrower than the embedding, as on the
+#: released checkpoint, whose vocabulary is padded: it drops the last 24 of the shared 1,024 ids (none a prompt or
+#: answer token), so the logits are `unpadded_vocab_size` wide.
 INKLING2_SHAPE = {
     "hidden_size": 64,
     "moe_intermediate_size": 16,
@@ -24,7 +26,7 @@ INKLING2_SHAPE = {
     "conv_kernel_size": 4,
     "n_routed_experts": 4,
     "num_experts_per_tok": 2,
-    "unpadded_vocab_size": 1024,
+    "unpadded_vocab_size": 1000,
     "max_position_embeddings": MAX_POSITIONS,
     "attention_dropout": 0.0,
     "initializer_range": INIT_STD,

@@ -35,6 +35,8 @@ RENAME = {**inkling2_text.RENAME, **INKLING2_WRAPPER_RENAME}
 #: The model applies its head to `final_input`'s mix of the group states and the last block's output, so the
 #: lens equals the logits there.
 project_on_vocab = inkling2_text.project_on_vocab
+#: The logits' width, the head's `unpadded_vocab_size`, as on the text model.
+vocab_size = inkling2_text.vocab_size
 
 ENVOYS = {
     **inkling2_text.ENVOYS,

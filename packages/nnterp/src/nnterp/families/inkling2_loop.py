@@ -33,6 +33,8 @@ RENAME = {**inkling2_loop_text.RENAME, **INKLING2_WRAPPER_RENAME}
 
 #: Inkling 2's lens: the final norm, `lm_head` and the softcap, in float32.
 project_on_vocab = inkling2_loop_text.project_on_vocab
+#: The logits' width, the head's `unpadded_vocab_size`, as on the text model.
+vocab_size = inkling2_loop_text.vocab_size
 
 ENVOYS = {
     **inkling2_loop_text.ENVOYS,

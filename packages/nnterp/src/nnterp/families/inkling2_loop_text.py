@@ -56,6 +56,8 @@ class Layer(inkling2_text.Layer):
 
 
 project_on_vocab = inkling2_text.project_on_vocab
+#: The logits' width, the head's `unpadded_vocab_size`, as on the text model.
+vocab_size = inkling2_text.vocab_size
 
 ENVOYS = {
     Inkling2LoopSlidingDecoderLayer: Layer,

@@ -39,7 +39,10 @@ renormalized weights times `route_scale`, experts with a softcapped SwiGLU, no
 shared expert. After the last block the model mixes the group states once more
 (`final_input`), norms, projects and softcaps the logits: `project_on_vocab` is the
 final norm, `lm_head` and the softcap, so it equals the logits on `final_input`'s
-mix, not on the last block's raw `layer_output`.
+mix, not on the last block's raw `layer_output`. The head is `unpadded_vocab_size`
+wide, narrower than the embedding's `vocab_size` rows where the checkpoint pads its
+vocabulary (the released one does), so `vocab_size` is the head's width, the last
+axis of `logits`, `lm_head_output` and `next_token_probs`.
 
 The Inkling 2 wrapper (`inkling2`) is served by `nnterp.families.inkling2`.
 """
@@ -64,7 +67,7 @@ from nnterp.components import (
     interface_reason,
     normed_contribution,
 )
-from nnterp.components.logit_lens import LogitLens
+from nnterp.components.logit_lens import LogitLens, text_config
 
 RENAME = {
     "model.embed_tokens": "embed_tokens",
@@ -134,6 +137,11 @@ class Moe(Moe):
 #: The model applies its head to `final_input`'s mix of the group states and the last block's output, so the
 #: lens equals the logits there.
 project_on_vocab = LogitLens(float32=True, softcap="final_logit_softcapping")
+
+
+def vocab_size(model) -> int:
+    """The head's width, `unpadded_vocab_size`: the logits leave out the rows the embedding pads its vocabulary with."""
+    return text_config(model).unpadded_vocab_size
 
 
 ENVOYS = {
