@@ -40,6 +40,7 @@ from nnterp.components import (
     StateSpace,
 )
 from nnterp.components.recurrent import base_name, modeling_module
+from nnterp.components.standard import NOT_HERE, NOWHERE
 
 from .helpers import PROMPT, host_of, moved, perturbed, run, scale_of, split_key
 
@@ -293,12 +294,16 @@ class RecurrentChecks:
             for index in range(len(model.layers)):
                 if index not in mixers:
                     assert isinstance(entry, dict) and entry[index] == "no linear_attn module on this block", name
-        if "self_attn.attention_output" in support:
-            entry = support["self_attn.attention_output"]
-            for index in mixers:
-                if getattr(model.layers[index], "self_attn", None) is not None:
-                    continue  # a block running an attention beside its mixer (Falcon-H1)
-                assert isinstance(entry, dict) and entry[index] == "no self_attn module on this block"
+        # Every block value of the family has a key, the attention's where no block has one (Mamba) included.
+        entry = support["self_attn.attention_output"]
+        attention = [i for i in range(len(model.layers)) if getattr(model.layers[i], "self_attn", None) is not None]
+        expected = NOT_HERE if attention else NOWHERE
+        for index in mixers:
+            if index in attention:
+                continue  # a block running an attention beside its mixer (Falcon-H1)
+            assert isinstance(entry, dict) and entry[index] == expected.format("self_attn"), entry
+        for name in nnterp.Mlp.values():
+            assert f"mlp.{name}" in support, name
 
     # == the kernel values =======================================================================
 
