@@ -52,6 +52,7 @@ from .helpers import (
     lacking_child,
     model_dtype,
     moved,
+    on_no_block,
     perturbed,
     root_values,
     run,
@@ -234,7 +235,7 @@ class FamilyContract:
         """Whether the value `key` reads on this checkpoint; an expected-unavailable one has its reason asserted."""
         expected = self.EXPECTED_UNAVAILABLE.get(key)
         if expected is None:
-            return True
+            return not on_no_block(model, key)
         entry = model.support().get(key)
         assert entry is not None, f"{key} is in EXPECTED_UNAVAILABLE, but support() reports it available"
         reasons = list(entry.values()) if isinstance(entry, dict) else [entry]
@@ -246,7 +247,8 @@ class FamilyContract:
         """Skip the test when one of `keys` is expected unavailable (after asserting its reason)."""
         for key in keys:
             if not self.available(model, key):
-                pytest.skip(f"{key} is unavailable on this checkpoint: {self.EXPECTED_UNAVAILABLE[key]}")
+                reason = self.EXPECTED_UNAVAILABLE.get(key) or f"no block has its {split_key(key)[0]} module"
+                pytest.skip(f"{key} is unavailable on this checkpoint: {reason}")
 
     def blocks_with(self, model: Any, prefix: str) -> list[int]:
         """The blocks that carry the module with standard name `prefix` (every block for ``""``)."""

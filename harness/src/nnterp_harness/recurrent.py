@@ -42,7 +42,7 @@ from nnterp.components import (
 from nnterp.components.recurrent import base_name, modeling_module
 from nnterp.components.standard import NOT_HERE, NOWHERE
 
-from .helpers import PROMPT, host_of, moved, perturbed, run, scale_of, split_key
+from .helpers import PROMPT, host_of, moved, on_no_block, perturbed, run, scale_of, split_key
 
 #: `EXPECTED_UNAVAILABLE` entries of a mixer on its default kernels: the state per token needs routing.
 ROUTING_NEEDED = {"linear_attn.state": "route_kernels", "linear_attn.states": "route_kernels"}
@@ -151,7 +151,7 @@ class RecurrentChecks:
         """`FamilySuite.available`, with a hybrid's blocks that lack the module left out of the reasons."""
         expected = self.EXPECTED_UNAVAILABLE.get(key)
         if expected is None:
-            return True
+            return not on_no_block(model, key)
         entry = model.support().get(key)
         assert entry is not None, f"{key} is in EXPECTED_UNAVAILABLE, but support() reports it available"
         prefix, name = split_key(key)
