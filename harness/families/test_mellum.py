@@ -21,7 +21,7 @@ class TestMellum(FamilySuite):
     def test_mlp_layer_types_decide_the_mixture_blocks(self, model):
         kinds = [isinstance(block.mlp, FAMILY.Moe) for block in model.layers]
         assert kinds == [kind == "sparse" for kind in model.config.mlp_layer_types] == [False, True, True]
-        assert "mlp.router_logits" not in model.support(layer=0)
+        assert model.support(layer=0)["mlp.router_logits"] == "the mlp on this block has no router_logits"
         assert model.support(layer=1)["mlp.router_logits"] is None
 
     def test_weights_are_the_softmax_of_the_chosen_experts(self, model):

@@ -16,8 +16,9 @@ one value per trace (one value on several blocks in ascending block order is in
 forward order). Containers that a trace fills are created before the trace.
 
 A value listed in `EXPECTED_UNAVAILABLE` is skipped by every test that would read
-it, and its reason is asserted instead. A module no block has (OPT's `mlp`) is
-absent from `support()`, and the tests that read it skip it.
+it, and its reason is asserted instead. A module no block has (OPT's `mlp`) keeps
+its keys in `support()`, each reading `no <module> module on this block: ...` on
+every block, and the tests that read it skip it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import torch
 import nnterp
 from nnterp import StandardizedTransformer, Unavailable, axis_size
 from nnterp.components import EProperty, Standard
+from nnterp.components.standard import NOWHERE
 from nnterp.components.vision import tower_rows
 
 from . import locate
@@ -50,6 +52,7 @@ from .helpers import (
     lacking_child,
     model_dtype,
     moved,
+    on_no_block,
     perturbed,
     root_values,
     run,
@@ -71,7 +74,7 @@ class FamilyContract:
     - `NATIVE`: standard path -> native path, relative to the root (`rows()` builds it).
     - `EXPECTED_UNAVAILABLE`: `support()` key -> a substring of its reason, for the
       values this checkpoint lacks; every other key must report `None`. A module no
-      block has is absent from `support()` and is not listed here.
+      block has is reported on every block and is not listed here.
     - `REFUSES_IN_PLACE_QKV`: the queries are views out of one `split`, and torch
       refuses an in-place edit of them (a `RuntimeError` mentioning ``view``).
     - `REFUSES_IN_PLACE`: other interior values torch refuses to edit in place for
@@ -232,7 +235,7 @@ class FamilyContract:
         """Whether the value `key` reads on this checkpoint; an expected-unavailable one has its reason asserted."""
         expected = self.EXPECTED_UNAVAILABLE.get(key)
         if expected is None:
-            return True
+            return not on_no_block(model, key)
         entry = model.support().get(key)
         assert entry is not None, f"{key} is in EXPECTED_UNAVAILABLE, but support() reports it available"
         reasons = list(entry.values()) if isinstance(entry, dict) else [entry]
@@ -244,7 +247,8 @@ class FamilyContract:
         """Skip the test when one of `keys` is expected unavailable (after asserting its reason)."""
         for key in keys:
             if not self.available(model, key):
-                pytest.skip(f"{key} is unavailable on this checkpoint: {self.EXPECTED_UNAVAILABLE[key]}")
+                reason = self.EXPECTED_UNAVAILABLE.get(key) or f"no block has its {split_key(key)[0]} module"
+                pytest.skip(f"{key} is unavailable on this checkpoint: {reason}")
 
     def blocks_with(self, model: Any, prefix: str) -> list[int]:
         """The blocks that carry the module with standard name `prefix` (every block for ``""``)."""
@@ -465,14 +469,19 @@ class FamilyContract:
                     key = f"{prefix}.{name}" if prefix else name
                     if key not in expected:
                         expected.append(key)
-        assert sorted(support) == sorted(expected)
         # The base components' values are there on every family, under their standard names.
         for name in nnterp.Layer.values():
             assert name in support, name
+        # So are the standard modules' values where no block has the module (OPT's `mlp`), with the reason.
         for prefix, base in (("self_attn", nnterp.Attention), ("mlp", nnterp.Mlp)):
             present = self.blocks_with(model, prefix)
             for name in base.values():
-                assert (f"{prefix}.{name}" in support) == bool(present), f"{prefix}.{name}"
+                key = f"{prefix}.{name}"
+                if not present:
+                    expected.append(key)
+                    assert support[key] == {i: NOWHERE.format(prefix) for i in range(len(model.layers))}, key
+                assert key in support, key
+        assert sorted(support) == sorted(expected)
         for key in self.EXPECTED_UNAVAILABLE:
             assert key in support, f"EXPECTED_UNAVAILABLE names {key}, which support() does not list"
 
@@ -506,7 +515,9 @@ class FamilyContract:
                     del entry[index]
                 for index in absent:
                     reason = entry.get(index, "") if isinstance(entry, dict) else ""
-                    assert reason == f"no {prefix} module on this block", f"{key} on block {index}: {reason!r}"
+                    assert reason in (f"no {prefix} module on this block", NOWHERE.format(prefix)), (
+                        f"{key} on block {index}: {reason!r}"
+                    )
                     del entry[index]
                 if (lacking or absent or lacks) and not entry:
                     entry = None
@@ -538,7 +549,14 @@ class FamilyContract:
         checks = []
         for key, reason in model.support(layer=0).items():
             prefix, name = split_key(key)
-            host = block_hosts[prefix]
+            host = block_hosts.get(prefix)
+            if host is None or name not in type(host).values():
+                # A module this block lacks, or one of a kind without the value: the key stays, with why.
+                assert reason is not None and (f"no {prefix} module on this block" in reason or "has no" in reason), key
+                if host is None and getattr(block, prefix, None) is None:
+                    with pytest.raises(AttributeError, match=re.escape(f"no {prefix} module on this block")):
+                        getattr(block, prefix)
+                continue
             checks.append((key, host, name, reason))
         for name, attr in root_values(model).items():
             checks.append((name, model, name, attr.reason(model)))

@@ -218,6 +218,12 @@ def lacking_child(entry: Any, blocks: Any) -> list[int]:
     return found
 
 
+def on_no_block(model: Any, key: str) -> bool:
+    """Whether `key` is a value of a standard module no block has (Mamba's `mlp`): listed by `support()`, read nowhere."""
+    prefix, _ = split_key(key)
+    return prefix in ("self_attn", "mlp") and all(host_of(block, prefix) is None for block in model.layers)
+
+
 def host_of(block: Any, prefix: str) -> Any:
     return block if not prefix else getattr(block, prefix, None)
 

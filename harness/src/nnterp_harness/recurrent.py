@@ -40,8 +40,9 @@ from nnterp.components import (
     StateSpace,
 )
 from nnterp.components.recurrent import base_name, modeling_module
+from nnterp.components.standard import NOT_HERE, NOWHERE
 
-from .helpers import PROMPT, host_of, moved, perturbed, run, scale_of, split_key
+from .helpers import PROMPT, host_of, moved, on_no_block, perturbed, run, scale_of, split_key
 
 #: `EXPECTED_UNAVAILABLE` entries of a mixer on its default kernels: the state per token needs routing.
 ROUTING_NEEDED = {"linear_attn.state": "route_kernels", "linear_attn.states": "route_kernels"}
@@ -150,7 +151,7 @@ class RecurrentChecks:
         """`FamilySuite.available`, with a hybrid's blocks that lack the module left out of the reasons."""
         expected = self.EXPECTED_UNAVAILABLE.get(key)
         if expected is None:
-            return True
+            return not on_no_block(model, key)
         entry = model.support().get(key)
         assert entry is not None, f"{key} is in EXPECTED_UNAVAILABLE, but support() reports it available"
         prefix, name = split_key(key)
@@ -293,12 +294,16 @@ class RecurrentChecks:
             for index in range(len(model.layers)):
                 if index not in mixers:
                     assert isinstance(entry, dict) and entry[index] == "no linear_attn module on this block", name
-        if "self_attn.attention_output" in support:
-            entry = support["self_attn.attention_output"]
-            for index in mixers:
-                if getattr(model.layers[index], "self_attn", None) is not None:
-                    continue  # a block running an attention beside its mixer (Falcon-H1)
-                assert isinstance(entry, dict) and entry[index] == "no self_attn module on this block"
+        # Every block value of the family has a key, the attention's where no block has one (Mamba) included.
+        entry = support["self_attn.attention_output"]
+        attention = [i for i in range(len(model.layers)) if getattr(model.layers[i], "self_attn", None) is not None]
+        expected = NOT_HERE if attention else NOWHERE
+        for index in mixers:
+            if index in attention:
+                continue  # a block running an attention beside its mixer (Falcon-H1)
+            assert isinstance(entry, dict) and entry[index] == expected.format("self_attn"), entry
+        for name in nnterp.Mlp.values():
+            assert f"mlp.{name}" in support, name
 
     # == the kernel values =======================================================================
 

@@ -48,6 +48,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from nnterp import StandardizedTransformer  # noqa: E402
+from nnterp.components.names import not_available  # noqa: E402
 
 PROMPT = "The Eiffel Tower is in"
 
@@ -401,7 +402,7 @@ class VLLMSuite:
                 for _ in tracer.iter[1]:
                     attn.attention_probabilities.save()
         assert str(error.value).splitlines()[0] == (
-            f"Unavailable: {attn.path}.attention_probabilities is not available: {DECODE}"
+            f"Unavailable: {not_available(attn, 'attention_probabilities', DECODE)}"
         )
         with pytest.raises(RuntimeError) as error:
             with engine.trace(PROMPT, temperature=0.0, max_tokens=1):

@@ -127,7 +127,8 @@ def test_a_marker_is_listed_and_raises_before_the_model_runs(probe):
     assert attn.support()["attention_head_outputs"] == "dropped on purpose for this test"
     assert "(attention_head_outputs): Unavailable: dropped on purpose for this test" in repr(attn)
     with pytest.raises(
-        nnterp.Unavailable, match=r"model.transformer.h.0.attn.attention_head_outputs is not available: dropped"
+        nnterp.Unavailable,
+        match=r"^layers\[0\]\.self_attn\.attention_head_outputs \(on model\.transformer\.h\.0\.attn\) is not available: dropped",
     ):
         with probe.trace(PROMPT):
             attn.attention_head_outputs.save()

@@ -28,7 +28,8 @@ def test_construction_runs_nothing_and_answers_from_the_config(path):
     assert model.support()["self_attn.attention_premix"] is None
     with pytest.raises(
         nnterp.Unavailable,
-        match=r"model.transformer.h.0.attn.attention_probabilities is not available: read inside the eager",
+        match=r"^layers\[0\]\.self_attn\.attention_probabilities \(on model\.transformer\.h\.0\.attn\) is not available: "
+        r"read inside the eager",
     ):
         with model.trace(PROMPT):
             model.layers[0].self_attn.attention_probabilities.save()
@@ -50,13 +51,16 @@ def test_support_dict_names_the_blocks_that_lack_a_value(path):
     assert "reorder_and_upcast_attn" in model.support()["self_attn.attention_scores"][0]
 
 
-def test_a_module_no_block_has_is_absent_from_support(path):
+def test_a_module_no_block_has_keeps_its_keys_with_the_reason(path):
     model = StandardizedTransformer(path("opt"))
     support = model.support()
-    assert not any(name.startswith("mlp.") for name in support)
+    nowhere = "no mlp module on this block: no block of this model has one"
+    for name in nnterp.Mlp.values():
+        assert support[f"mlp.{name}"] == dict.fromkeys(range(model.num_layers), nowhere), name
+        assert model.support(layer=0)[f"mlp.{name}"] == nowhere
     assert "FlatResidual" not in support  # keys are value names
     assert getattr(model.layers[0], "mlp", None) is None
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match=r"^layers\[0\]\.mlp: no mlp module on this block"):
         model.layers[0].mlp  # noqa: B018
 
 

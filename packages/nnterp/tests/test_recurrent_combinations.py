@@ -68,7 +68,11 @@ def test_a_write_to_a_passed_token_names_the_order_that_works(routed):
         states = mix.states
         mix.set_state_after(2, torch.zeros_like(states[:, 2]))
 
-    with pytest.raises(OutOfOrderError, match=r"set_state_after\(2\) comes after a read .* write first, then read"):
+    index = mixer_index(routed)
+    with pytest.raises(
+        OutOfOrderError,
+        match=rf"^layers\[{index}\]\.linear_attn\.set_state_after\(2\) comes after a read .* write first, then read",
+    ):
         trace(routed, body)
 
 
@@ -77,7 +81,10 @@ def test_a_state_read_after_the_kernel_returned_names_the_order_that_works(route
         mix.state_output.save()
         return mix.states.save()
 
-    with pytest.raises(OutOfOrderError, match=r"read inside the kernel's loop, which this call has already run"):
+    index = mixer_index(routed)
+    with pytest.raises(
+        OutOfOrderError, match=rf"^layers\[{index}\]\.linear_attn: .* read inside the kernel's loop, which this call"
+    ):
         trace(routed, body)
 
 

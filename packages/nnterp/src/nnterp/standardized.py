@@ -34,13 +34,15 @@ from .components import (
     DerivedEProperty,
     EProperty,
     LogitLens,
+    Mlp,
     Residual,
     Unavailable,
-    block_rows,
+    blocks_rows,
     blocks_support,
     named_layout,
 )
 from .components.eproperty import mark_skipped
+from .components.names import not_available
 from .components.standard import Plain
 from .components.vision import tower_rows
 from .families import default as default_family
@@ -56,6 +58,10 @@ Logits = named_layout("Logits", Float[Tensor, f"{BATCH} {SEQ} {VOCAB}"])
 NextTokenProbs = named_layout("NextTokenProbs", Float[Tensor, f"{BATCH} {VOCAB}"])
 # Token ids, or the attention mask over them.
 Tokens = named_layout("Tokens", Int[Tensor, f"{BATCH} {SEQ}"])
+
+#: The modules every decoder block is described with, and the values each serves: `support()` lists
+#: their keys on every family, a module no block has (Mamba's `mlp`) with the reason.
+STANDARD_MODULES = {"self_attn": Attention, "mlp": Mlp}
 
 SIZES = (
     "num_layers",
@@ -198,7 +204,7 @@ _DEFAULT_LENS = LogitLens(softcap="final_logit_softcapping")
 def default_project_on_vocab(model: Any, hidden: Any) -> Any:
     """Logits for a residual-stream tensor: the final norm, `lm_head`, then the text config's softcap if it sets one."""
     if model.family is default_family:
-        raise Unavailable(f"{model.path}.project_on_vocab is not available: {DEFAULT_HEAD}")
+        raise Unavailable(not_available(model, "project_on_vocab", DEFAULT_HEAD))
     return _DEFAULT_LENS(model, hidden)
 
 
@@ -260,12 +266,15 @@ class Standardized:
 
         Without `layer`: the root's values, then every block value by dotted name,
         `None` when every block has it, else `{layer: reason}`. With `layer`: that
-        block's values, flat.
+        block's values, flat. Both list every block value of the family, those of a
+        module this block or every block lacks (a hybrid's `self_attn`, Mamba's `mlp`)
+        included, with the reason.
         """
         if layer is not None:
-            return block_rows(self.layers[layer_index(layer, len(self.layers), "layer")])
+            index = layer_index(layer, len(self.layers), "layer")
+            return blocks_rows(self.layers, STANDARD_MODULES)[index]
         rows = {name: attr.reason(self) for name, attr in _root_values(type(self)).items()}
-        rows.update(blocks_support(self.layers))
+        rows.update(blocks_support(self.layers, STANDARD_MODULES))
         rows.update(tower_rows(self))
         return rows
 
@@ -535,9 +544,15 @@ def _text_wrapper(config: Any, task: str, source: Any, kwargs: dict) -> tuple[ty
     LM, ...), or to the type's image-text-to-text class, with no processor. The meta
     build of a lazy load asks the causal-LM auto class alone, which has no entry for
     the type; `_load_meta` lends it this class, so both loads build the same model.
+    `config` is `None` where nothing read it before (a Hub id loaded with `family=`),
+    and it is read here then, since the dispatched load falls back all the same.
     """
+    if task != "text-generation" or isinstance(source, torch.nn.Module):
+        return None
+    if config is None:
+        config = _read_config(source, kwargs)
     model_type = getattr(config, "model_type", None)
-    if task != "text-generation" or not model_type or isinstance(source, torch.nn.Module):
+    if not model_type:
         return None
     from transformers.models.auto.modeling_auto import (
         MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,

@@ -162,3 +162,25 @@ def test_a_tokenizer_kwargs_key_the_tokenizer_lacks_is_refused(path):
     )
     assert (model.tokenizer.padding_side, model.tokenizer.pad_token) == ("right", "<|endoftext|>")
     assert model.tokenizer.model_max_length == 64
+
+
+@pytest.mark.parametrize("family", [None, "llava"])
+def test_the_lazy_and_the_dispatched_default_task_loads_of_a_wrapper_agree(path, monkeypatch, family):
+    """A wrapper with no causal-LM class (Llava) builds under the default task lazily as dispatched: both fall back to it.
+
+    A Hub id's config.json is not read before the load; `_check_source` answering `None`
+    makes the local copy stand in for one, the case where `family=` spares the config read.
+    """
+    import torch
+
+    monkeypatch.setattr(nnterp.standardized, "_check_source", lambda repo_id, needs_type=True, revision=None: None)
+    chosen = nnterp.families.lookup(family) if family else None
+    lazy = StandardizedTransformer(path("llava"), family=chosen)
+    dispatched = StandardizedTransformer(path("llava"), family=chosen, dispatch=True)
+    assert type(lazy._module) is type(dispatched._module)
+    assert type(lazy._module).__name__ == "LlavaForConditionalGeneration"
+    outputs = []
+    for model in (lazy, dispatched):
+        with torch.no_grad(), model.trace("The Eiffel Tower is in"):
+            outputs.append(model.logits.save())
+    assert torch.equal(outputs[0], outputs[1])

@@ -119,6 +119,7 @@ from .standard import (
     axis_size,
     block_rows,
     block_values,
+    blocks_rows,
     blocks_support,
     first_tensor,
     named_layout,

@@ -22,18 +22,21 @@ Path grammar (the key):
 
 from __future__ import annotations
 
+import contextlib
 import typing
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any, Union
 
 import torch
 from greenlet import getcurrent
 from nnsight.intervention.eproperty import WriteBack, eproperty
-from nnsight.intervention.interleaver import Mediator
+from nnsight.intervention.interleaver import Mediator, OutOfOrderError
 from nnsight.intervention.source import SourceNotAvailable
 from torch._guards import detect_fake_mode
+
+from .names import block_index, not_available, value_name
 
 Reason = str | Callable[[Any], str | None] | None
 Select = int | str | Callable[[Any], int | str | None] | None
@@ -176,7 +179,7 @@ class EProperty(eproperty):
     def _check(self, obj: Any) -> None:
         reason = self.reason(obj)
         if reason:
-            raise Unavailable(f"{obj.path}.{self.name} is not available: {reason}")
+            raise Unavailable(not_available(obj, self.name, reason))
 
     # -- resolution ------------------------------------------------------------
 
@@ -207,16 +210,17 @@ class EProperty(eproperty):
             # `.source` rather than about where the read happened.
             location, _ = resolve(obj, key, walk=False, name=self.name)
             raise ValueError(f"Cannot access `{location}` outside of interleaving: read values inside a trace")
-        location, attribute = self._resolve(obj, key)
-        check_not_skipped(obj, self.name, location)
-        mediator = occurrence = None
-        if self._hands_back():
-            mediator = Mediator.current(location)
-            occurrence = mediator.wanted(location)
-            waiting = mediator.transform
-            if waiting is not None and waiting.key == (self, location, occurrence):
-                return waiting.view
-        value, back = self._serve(obj, Mediator.value(location), attribute, select)
+        with named_request(obj, self.name, "requested"):
+            location, attribute = self._resolve(obj, key)
+            check_not_skipped(obj, self.name, location)
+            mediator = occurrence = None
+            if self._hands_back():
+                mediator = Mediator.current(location)
+                occurrence = mediator.wanted(location)
+                waiting = mediator.transform
+                if waiting is not None and waiting.key == (self, location, occurrence):
+                    return waiting.view
+            value, back = self._serve(obj, Mediator.value(location), attribute, select)
         if back is not None:
             mediator.transform = WriteBack(back, value, self, location, occurrence)
         return value
@@ -248,14 +252,15 @@ class EProperty(eproperty):
         self._check(obj)
         key = self._key(obj)
         select = self._select(obj)
-        location, attribute = self._resolve(obj, key)
-        check_not_skipped(obj, self.name, location)
-        self._check_write(obj, value, Mediator.value(location), attribute, select)
-        if self._postprocess is not None:
-            value = self._postprocess(obj, value)
-        if select is not None or attribute == "input":
-            value = put(attribute, Mediator.value(location), value, select)
-        Mediator.swap(location, value)
+        with named_request(obj, self.name, "assigned"):
+            location, attribute = self._resolve(obj, key)
+            check_not_skipped(obj, self.name, location)
+            self._check_write(obj, value, Mediator.value(location), attribute, select)
+            if self._postprocess is not None:
+                value = self._postprocess(obj, value)
+            if select is not None or attribute == "input":
+                value = put(attribute, Mediator.value(location), value, select)
+            Mediator.swap(location, value)
 
     def _check_write(self, obj: Any, value: Any, raw: Any, attribute: str, select: Any) -> None:
         """Refuse a tensor whose shape or dtype differs from what a read of this value gives now.
@@ -355,6 +360,47 @@ def check_not_skipped(obj: Any, name: str | None, location: str) -> None:
             )
 
 
+#: What nnsight says of a request the run passed, for the request it names.
+PASSED = "'{}' was requested but the model already ran past it"
+
+
+@contextlib.contextmanager
+def named_request(obj: Any, name: str | None, verb: str) -> Iterator[None]:
+    """Name the value in an `OutOfOrderError` nnsight raises for a read or write of it, native location after.
+
+    nnsight throws the error into the worker at the request it parked on, and the
+    value's read (or write) is the frame that made that request, so the error is
+    renamed here, in place: the same object travels on, which nnsight checks for a
+    loop that outran the run. An enclosing value (a derived one) names itself over
+    the value it reads, since that is the name the user wrote. Any other
+    `OutOfOrderError` (one nnterp raises with its own reason) passes unchanged.
+    """
+    try:
+        yield
+    except OutOfOrderError as error:
+        location = getattr(error, "location", None)
+        if location is None:
+            pending = _pending()
+            if pending is None or str(error) != PASSED.format(pending):
+                raise
+            location = str(pending)
+        index = block_index(obj)
+        order = f", as model.order({index}) lists block {index}'s" if index is not None else ""
+        error.location = location
+        error.args = (
+            f"{value_name(obj, name)} was {verb} but the model already ran past it: read and write values in forward "
+            f"order{order} (native location '{location}')",
+        )
+        raise
+
+
+def _pending() -> Any:
+    """The request the running worker is parked on, or `None`."""
+    mediator = getattr(getcurrent(), "mediator", None)
+    mediator = mediator() if mediator is not None else None
+    return getattr(mediator, "pending", None)
+
+
 def keep_native_child(obj: Any, name: str | None, value: Any) -> bool:
     """File a child module whose native name is a standard value's under ``E_<name>``; `True` when it did.
 
@@ -412,7 +458,8 @@ class DerivedEProperty(EProperty):
         if obj is None:
             return self
         self._check(obj)
-        return self._preprocess(obj)
+        with named_request(obj, self.name, "requested"):
+            return self._preprocess(obj)
 
     def __set__(self, obj: Any, value: Any) -> None:
         if keep_native_child(obj, self.name, value):

@@ -36,6 +36,7 @@ from torch import Tensor
 
 from .eproperty import EProperty
 from .layer import Layer, Residual
+from .names import missing_module, native_note, standard_path
 from .standard import BATCH, KEY_DIM, MIXER_HEADS, SEQ, VALUE_DIM, Standard, first_tensor, named_layout, rewrap
 
 # The state of a DeltaNet head or a Mamba-2 head: one key-by-value matrix per head.
@@ -438,9 +439,10 @@ class RecurrentMixer(Standard):
         )
         if entered > call_index(self):
             raise OutOfOrderError(
-                f"{self.path}: the state per token (states, state, state_after, set_state_after) is read inside the "
-                "kernel's loop, which this call has already run: read it before the values that follow the kernel "
-                "(state_output, attention_head_outputs, attention_output) in the trace, or in a trace of its own"
+                f"{standard_path(self)}: the state per token (states, state, state_after, set_state_after) is read "
+                "inside the kernel's loop, which this call has already run: read it before the values that follow the "
+                "kernel (state_output, attention_head_outputs, attention_output) in the trace, or in a trace of its "
+                f"own{native_note(self)}"
             )
 
     def state_after(self, t: int) -> Any:
@@ -488,9 +490,9 @@ class RecurrentMixer(Standard):
                 record["read"][t] = write
                 return write
             raise OutOfOrderError(
-                f"{self.path}.set_state_after({t}) comes after a read of the state after token {record['next'] - 1} "
-                f"in this trace, and the run has passed token {t}: write first, then read "
-                f"(set_state_after({t}, ...) before states, or before state_after(u) for any u > {t})"
+                f"{standard_path(self)}.set_state_after({t}) comes after a read of the state after token "
+                f"{record['next'] - 1} in this trace, and the run has passed token {t}: write first, then read "
+                f"(set_state_after({t}, ...) before states, or before state_after(u) for any u > {t}){native_note(self)}"
             )
         for u in range(record["next"], t):
             with pinned(first + u):
@@ -568,13 +570,8 @@ class HybridLayer(Layer):
 
     def __getattr__(self, name: str) -> Any:
         if name in self.__dict__.get("_hidden_mixers", ()):
-            raise AttributeError(f"no {name} module on this block ({self.path})")
-        try:
-            value = super().__getattr__(name)
-        except AttributeError:
-            if name in type(self).MIXERS:
-                raise AttributeError(f"no {name} module on this block ({self.path})") from None
-            raise
+            raise AttributeError(missing_module(self, name))
+        value = super().__getattr__(name)
         if value is None and name in type(self).MIXERS:  # a block that sets the mixer it lacks to None
-            raise AttributeError(f"no {name} module on this block ({self.path})")
+            raise AttributeError(missing_module(self, name))
         return value

@@ -24,6 +24,7 @@ from nnsight.intervention.interleaver import Mediator
 from torch import Tensor
 
 from .eproperty import DerivedEProperty, EProperty, Unavailable, unavailable
+from .names import not_available
 from .own_attention import always
 from .recurrent import RecurrentMixer, walk
 from .standard import BATCH, CHANNELS, SEQ, named_layout
@@ -178,7 +179,7 @@ class RgLru(RecurrentMixer):
 
     def set_state_after(self, t: int, value: Any) -> None:
         """Unavailable on an RG-LRU: a state written after one token would not flow into the next."""
-        raise Unavailable(f"{self.path}.set_state_after is not available: {NO_TOKEN_WRITE}")
+        raise Unavailable(not_available(self, "set_state_after", NO_TOKEN_WRITE))
 
 
 __all__ = [

@@ -213,31 +213,61 @@ def block_rows(block: Envoy) -> dict[str, str | None]:
     return {name: attr.reason(host) for name, host, attr in block_values(block)}
 
 
-def blocks_support(layers: Any) -> dict[str, Any]:
-    """`support()` over a list of blocks: `None` where every block has a value, else `{layer: reason}`.
+#: The reason of a value whose module is on no block of the model (Mamba's `mlp`), by module name.
+NOWHERE = "no {} module on this block: no block of this model has one"
+#: The reason of a value whose module this block lacks and another block has (a hybrid's `self_attn`).
+NOT_HERE = "no {} module on this block"
 
-    A value a block lacks because it has no such module reads `no <module> module on
-    this block`; one its module does not serve (a mixture value on a dense MLP) reads
-    `the <module> on this block has no <value>`.
+
+def absent_reason(rows: dict[str, str | None], name: str, everywhere: bool = False) -> str:
+    """Why a block without row `name` lacks the value: no such module on it, or a module of a kind without the value.
+
+    `everywhere` marks a module no block of the model has.
+    """
+    module, _, value = name.rpartition(".")
+    module = module or name
+    if any(key.startswith(f"{module}.") for key in rows):
+        # The block has the module, of a kind without this value (a dense MLP beside mixtures).
+        return f"the {module} on this block has no {value}"
+    return (NOWHERE if everywhere else NOT_HERE).format(module)
+
+
+def blocks_rows(layers: Any, standard: dict[str, type] | None = None) -> list[dict[str, str | None]]:
+    """Every block's rows over the same keys: the union of the blocks' values, then `standard`'s that no block has.
+
+    `standard` maps a standard module name to the class whose values a block of it
+    serves (`{"mlp": Mlp}`), so a module no block has (Mamba's `mlp`) still has its
+    keys. A block without a key's module, or whose module lacks the value, gets the
+    reason `absent_reason` gives.
     """
     per_block = [block_rows(block) for block in layers]
     names: dict[str, None] = {}
     for rows in per_block:
         names.update(dict.fromkeys(rows))
+    nowhere: set[str] = set()
+    for module, cls in (standard or {}).items():
+        if not any(name.startswith(f"{module}.") for name in names):
+            keys = [f"{module}.{value}" for value in cls.values()]
+            names.update(dict.fromkeys(keys))
+            nowhere.update(keys)
+    return [
+        {name: rows[name] if name in rows else absent_reason(rows, name, name in nowhere) for name in names}
+        for rows in per_block
+    ]
+
+
+def blocks_support(layers: Any, standard: dict[str, type] | None = None) -> dict[str, Any]:
+    """`support()` over a list of blocks: `None` where every block has a value, else `{layer: reason}`.
+
+    Keys and reasons are `blocks_rows`': a value a block lacks because it has no such
+    module reads `no <module> module on this block`; one its module does not serve
+    (a mixture value on a dense MLP) reads `the <module> on this block has no <value>`.
+    """
+    per_block = blocks_rows(layers, standard)
+    if not per_block:
+        return {}
     support: dict[str, Any] = {}
-    for name in names:
-        missing = {}
-        for index, rows in enumerate(per_block):
-            if name in rows:
-                if rows[name] is not None:
-                    missing[index] = rows[name]
-            else:
-                module, _, value = name.rpartition(".")
-                module = module or name
-                if any(key.startswith(f"{module}.") for key in rows):
-                    # The block has the module, of a kind without this value (a dense MLP beside mixtures).
-                    missing[index] = f"the {module} on this block has no {value}"
-                else:
-                    missing[index] = f"no {module} module on this block"
+    for name in per_block[0]:
+        missing = {index: rows[name] for index, rows in enumerate(per_block) if rows[name] is not None}
         support[name] = missing or None
     return support

@@ -21,6 +21,7 @@ from torch import Tensor
 
 from .eproperty import DerivedEProperty, EProperty, unavailable
 from .linear_attention import Gates
+from .names import not_available
 from .recurrent import RecurrentMixer, State, States, body_path, check_state, kernel, needs_torch_kernels, walk
 from .standard import BATCH, GROUPS, HEAD_DIM, MIXER_HEADS, SEQ, STATE_DIM, named_layout
 
@@ -304,4 +305,4 @@ class StateSpace(RecurrentMixer):
         """Unavailable on Mamba-2: a state written after one token would not flow into the next."""
         from .eproperty import Unavailable
 
-        raise Unavailable(f"{self.path}.set_state_after is not available: {NO_TOKEN_WRITE}")
+        raise Unavailable(not_available(self, "set_state_after", NO_TOKEN_WRITE))

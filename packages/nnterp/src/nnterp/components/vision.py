@@ -27,6 +27,7 @@ from .attention import Attention, HeadOutputs, Keys, Queries, Values
 from .eproperty import EProperty, Unavailable, pick, unavailable
 from .layer import Layer, Residual
 from .mlp import Mlp
+from .names import not_available
 from .reasons import needs_child
 from .scaled import scaled_output
 from .standard import (
@@ -223,8 +224,12 @@ def image_token_id(envoy: Any) -> str | None:
 def variable_resolution(vision: Any) -> int:
     """`image_size` of a tower with no fixed resolution: always raises `Unavailable`."""
     raise Unavailable(
-        f"{vision.path}.image_size is not available: this tower takes images at their own resolution; "
-        "each image's patch grid is in the processor's output (image_grid_thw or image_sizes)"
+        not_available(
+            vision,
+            "image_size",
+            "this tower takes images at their own resolution; "
+            "each image's patch grid is in the processor's output (image_grid_thw or image_sizes)",
+        )
     )
 
 

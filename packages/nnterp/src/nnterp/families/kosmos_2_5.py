@@ -40,6 +40,7 @@ from transformers.models.kosmos2_5.modeling_kosmos2_5 import (
 
 from nnterp.components import EProperty, Unavailable, Vision, VisionAttention, VisionLayer, VisionMlp
 from nnterp.components.kosmos_vision import Kosmos2Vision
+from nnterp.components.names import not_available
 from nnterp.components.vision import ImageTokenMask, no_tower_run
 from nnterp.families import kosmos_2_5_text_model
 
@@ -96,8 +97,12 @@ class Kosmos2_5Vision(Kosmos2Vision):
         side = math.isqrt(self.tower_config.patch_embed_hidden_size // 3)
         if 3 * side * side != self.tower_config.patch_embed_hidden_size:
             raise Unavailable(
-                f"{self.path}.patch_size is not available: the flattened patch width "
-                f"{self.tower_config.patch_embed_hidden_size} is not three channels of a square patch"
+                not_available(
+                    self,
+                    "patch_size",
+                    f"the flattened patch width {self.tower_config.patch_embed_hidden_size} "
+                    "is not three channels of a square patch",
+                )
             )
         return side
 
@@ -105,9 +110,13 @@ class Kosmos2_5Vision(Kosmos2Vision):
     def image_size(self) -> int:
         """Always raises `Unavailable`: the processor resizes each image to fill its `max_patches` patches."""
         raise Unavailable(
-            f"{self.path}.image_size is not available: this tower takes images at their own resolution; "
-            "the processor resizes each image to fill max_patches patches, and each patch's row and column "
-            "ids are the first two entries of its flattened_patches row"
+            not_available(
+                self,
+                "image_size",
+                "this tower takes images at their own resolution; "
+                "the processor resizes each image to fill max_patches patches, and each patch's row and column "
+                "ids are the first two entries of its flattened_patches row",
+            )
         )
 
     @EProperty(
