@@ -31,12 +31,13 @@ from typing import Any, Union
 
 import torch
 from greenlet import getcurrent
+from nnsight.intervention.envoy import Envoy
 from nnsight.intervention.eproperty import WriteBack, eproperty
 from nnsight.intervention.interleaver import Mediator, OutOfOrderError
 from nnsight.intervention.source import SourceNotAvailable
 from torch._guards import detect_fake_mode
 
-from .names import block_index, not_available, value_name
+from .names import block_index, native_note, not_available, value_name
 
 Reason = str | Callable[[Any], str | None] | None
 Select = int | str | Callable[[Any], int | str | None] | None
@@ -340,7 +341,10 @@ def mark_skipped(block: Any, index: int, start: int, end: int) -> None:
     skipped = getattr(worker, "_nnterp_skipped", None)
     if skipped is None:
         skipped = worker._nnterp_skipped = {}
-    skipped[block.path] = (index, start, end)
+    # A block with a `skip` of its own (XLM's) hands the replacement on through its modules, whose inputs and
+    # outputs are then served; only the operations inside their forwards never run.
+    through_modules = type(block).skip is not Envoy.skip
+    skipped[block.path] = (index, start, end, through_modules)
 
 
 def check_not_skipped(obj: Any, name: str | None, location: str) -> None:
@@ -351,12 +355,15 @@ def check_not_skipped(obj: Any, name: str | None, location: str) -> None:
     skipped = getattr(getcurrent(), "_nnterp_skipped", None)
     if not skipped:
         return
-    for path, (index, start, end) in skipped.items():
-        if location.startswith(f"{path}.") and location not in (f"{path}.output", f"{path}.input"):
+    for path, (index, start, end, through_modules) in skipped.items():
+        if not location.startswith(f"{path}.") or location in (f"{path}.output", f"{path}.input"):
+            continue
+        if not through_modules or "source" in location[len(path) + 1 :].split("."):
             span = f"block {start}" if start == end else f"blocks {start} to {end}"
             raise ValueError(
-                f"{obj.path}.{name} is inside block {index}, which skip_layers({start}, {end}) skipped, so it never "
-                f"runs; read a value outside {span}, or layers[{end}].layer_output, what the skip passes on"
+                f"{value_name(obj, name)}{native_note(obj)} is inside block {index}, which skip_layers({start}, {end}) "
+                f"skipped, so it never runs; read a value outside {span}, or layers[{end}].layer_output, what the skip "
+                "passes on"
             )
 
 
