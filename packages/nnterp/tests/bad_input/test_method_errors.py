@@ -183,12 +183,18 @@ def test_steer_with_a_vector_per_position_still_lands(gpt2):
 
 @pytest.mark.parametrize(
     "read",
-    [lambda m: m.layers[1].self_attn.attention_output, lambda m: m.layers[0].mlp.mlp_output],
+    [
+        (lambda m: m.layers[1].self_attn.attention_output, r"layers\[1\]\.self_attn\.attention_output"),
+        (lambda m: m.layers[0].mlp.mlp_output, r"layers\[0\]\.mlp\.mlp_output"),
+    ],
     ids=["attention", "mlp"],
 )
 def test_a_read_inside_a_skipped_block_names_the_skip(gpt2, read):
+    read, name = read
     with pytest.raises(
-        ValueError, match=r"inside block \d, which skip_layers\(0, 1\) skipped.*layers\[1\]\.layer_output"
+        ValueError,
+        match=rf"^{name} \(on model\.transformer\.h\.\d\.\w+\) is inside block \d, which "
+        r"skip_layers\(0, 1\) skipped.*layers\[1\]\.layer_output",
     ):
         with gpt2.trace(PROMPT):
             gpt2.skip_layers(0, 1)
