@@ -64,7 +64,7 @@ def unread_assignments(node: ast.AST) -> dict[str, int]:
     loaded: set[str] = set()
     for statement in getattr(node, "body", []):
         for child in _walk(statement):
-            if isinstance(child, (ast.Assign, ast.AnnAssign)):
+            if isinstance(child, (ast.Assign, ast.AnnAssign)) and not _saves(child.value):
                 targets = child.targets if isinstance(child, ast.Assign) else [child.target]
                 for target in targets:
                     for name in _names(target):
@@ -76,6 +76,19 @@ def unread_assignments(node: ast.AST) -> dict[str, int]:
             elif isinstance(child, ast.AugAssign):
                 loaded.update(_names(child.target))
     return {name: line for name, line in stored.items() if name not in loaded and not name.startswith("_")}
+
+
+def _saves(value: ast.AST | None) -> bool:
+    """Whether an assigned expression is a save (`(...).save()`, `nnsight.save(...)`), which leaves the block.
+
+    Such an assignment in a branch the run does not take leaves the name as it was, which is no mistake.
+    """
+    if not isinstance(value, ast.Call):
+        return False
+    function = value.func
+    return (isinstance(function, ast.Attribute) and function.attr == "save") or (
+        isinstance(function, ast.Name) and function.id == "save"
+    )
 
 
 def _walk(node: ast.AST):

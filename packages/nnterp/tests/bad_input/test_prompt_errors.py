@@ -108,3 +108,14 @@ def test_a_saved_or_used_value_gives_no_warning(gpt2):
             gpt2.layers[0].layer_output = hidden * 1
             logits = gpt2.logits.save()
     assert torch.isfinite(logits).all()
+
+
+def test_a_save_in_a_branch_the_run_skips_gives_no_warning(gpt2):
+    kept = torch.zeros(1)
+    for has_value in (True, False):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UnsavedWarning)
+            with gpt2.trace(PROMPT):
+                if has_value:
+                    kept = gpt2.logits.save()
+        assert torch.isfinite(kept).all() and kept.dim() == 3
