@@ -262,7 +262,13 @@ class VLLMSuite:
 
     def test_reading_an_unavailable_value_raises_its_reason(self, engine: Any) -> None:
         support = engine.support()
-        name = sorted(self.UNAVAILABLE - {"attention_mask", "lm_head_output"} or {"lm_head_output"})[0]
+        # A value of a module the block lacks (OPT's `mlp.*`) has no host to read it on.
+        readable = {
+            name
+            for name in self.UNAVAILABLE - {"attention_mask", "lm_head_output"}
+            if "." not in name or hasattr(engine.layers[0], name.split(".", 1)[0])
+        }
+        name = sorted(readable or {"lm_head_output"})[0]
         reason = support[name] if isinstance(support[name], str) else next(iter(support[name].values()))
         where = engine if name in ("attention_mask", "lm_head_output") else host(engine.layers[0], name)
         leaf = name.rsplit(".", 1)[-1]
