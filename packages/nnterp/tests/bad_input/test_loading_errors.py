@@ -94,20 +94,23 @@ def test_an_overwritten_safetensors_header(copy):
         StandardizedTransformer(str(target))
 
 
-def test_a_config_without_model_type(copy):
+@pytest.fixture
+def untyped(copy):
+    """A copy of the gpt2 checkpoint whose config.json has no `model_type`."""
     target = copy("gpt2")
     config = json.loads((target / "config.json").read_text())
     del config["model_type"]
     (target / "config.json").write_text(json.dumps(config))
+    return target
+
+
+def test_a_config_without_model_type(untyped):
     with pytest.raises(ValueError, match=r"model_type.*pass family="):
-        StandardizedTransformer(str(target))
+        StandardizedTransformer(str(untyped))
 
 
-def test_a_config_without_model_type_loads_with_family(copy):
-    target = copy("gpt2")
-    config = json.loads((target / "config.json").read_text())
-    del config["model_type"]
-    (target / "config.json").write_text(json.dumps(config))
+def test_a_config_without_model_type_loads_with_family(untyped):
+    target = untyped
     with pytest.raises(Exception) as caught:  # noqa: PT011 - transformers' own error, whatever it is
         StandardizedTransformer(str(target), family=nnterp.families.lookup("gpt2"))
     # with family= nnterp reads no config; whatever fails next is transformers' refusal, not nnterp's
