@@ -134,14 +134,26 @@ def test_tokenizer_matches_config(root: Path, name: str) -> None:
     PreTrainedTokenizerFast.from_pretrained(path, add_prefix_space=False)
     assert len(tokenizer) == config.get_text_config().vocab_size
     assert tokenizer.convert_ids_to_tokens(SPECIAL_ID) == SPECIAL_TOKEN
-    for attr in ("bos_token_id", "eos_token_id", "pad_token_id", "unk_token_id"):
-        assert getattr(tokenizer, attr) == SPECIAL_ID, attr
-    for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
-        assert one_id(getattr(config.get_text_config(), attr)) == SPECIAL_ID, attr
-    generation = json.loads((path / "generation_config.json").read_text())
-    for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
-        assert one_id(generation[attr]) == SPECIAL_ID, attr
+    framed = tokenizer.mask_token is not None
+    if framed:
+        # An encoder's tokenizer: padding and unknown at the special id, then [CLS], [SEP], [MASK]; no generation.
+        assert (tokenizer.pad_token_id, tokenizer.unk_token_id) == (SPECIAL_ID, SPECIAL_ID)
+        framing = (tokenizer.cls_token_id, tokenizer.sep_token_id, tokenizer.mask_token_id)
+        assert framing == tuple(range(SPECIAL_ID + 1, SPECIAL_ID + 4)), framing
+        assert one_id(config.get_text_config().pad_token_id) == SPECIAL_ID
+        assert not (path / "generation_config.json").exists()
+    else:
+        for attr in ("bos_token_id", "eos_token_id", "pad_token_id", "unk_token_id"):
+            assert getattr(tokenizer, attr) == SPECIAL_ID, attr
+        for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
+            assert one_id(getattr(config.get_text_config(), attr)) == SPECIAL_ID, attr
+        generation = json.loads((path / "generation_config.json").read_text())
+        for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
+            assert one_id(generation[attr]) == SPECIAL_ID, attr
     ids = tokenizer(PROBE)["input_ids"]
+    if framed:  # the encoder's framing: [CLS] ... [SEP]
+        assert (ids[0], ids[-1]) == (tokenizer.cls_token_id, tokenizer.sep_token_id)
+        ids = ids[1:-1]
     assert len(ids) <= 7
     assert SPECIAL_ID not in ids, "the tokenizer must not add special tokens"
     for word in facts.answer_words():

@@ -37,7 +37,7 @@ from transformers import AutoConfig, PreTrainedModel, PreTrainedTokenizerBase
 
 from . import entries, locate
 from .entry import COMMON, Entry
-from .tokenizer import build_tokenizer, special_token_ids
+from .tokenizer import build_encoder_tokenizer, build_tokenizer, encoder_token_ids, special_token_ids
 
 SEED = 0
 MANIFEST = "manifest.json"
@@ -53,14 +53,15 @@ ALL_NAMES: tuple[str, ...] = (*ENTRIES, DEMO_NAME)
 
 
 def tokenizer_for(kind: str, config: transformers.PretrainedConfig | None = None) -> PreTrainedTokenizerBase:
-    """The tokenizer of the given kind; ``"bpe"`` is the only kind.
+    """The tokenizer of the given kind: ``"bpe"`` (the decoders') or ``"encoder"`` (the masked LMs').
 
     With a config, the tokenizer's ``model_max_length`` is capped at the
     model's position limit where the model has one.
     """
-    if kind != "bpe":
-        raise ValueError(f"unknown tokenizer kind {kind!r}")
-    tokenizer = build_tokenizer()
+    builders = {"bpe": build_tokenizer, "encoder": build_encoder_tokenizer}
+    if kind not in builders:
+        raise ValueError(f"unknown tokenizer kind {kind!r}: the kinds are {sorted(builders)}")
+    tokenizer = builders[kind]()
     limit = getattr(config, "max_position_embeddings", None) if config is not None else None
     if isinstance(limit, int):
         tokenizer.model_max_length = min(tokenizer.model_max_length, limit)
@@ -208,12 +209,17 @@ def save_checkpoint(
     root = dest.parent
     root.mkdir(parents=True, exist_ok=True)
     ids = special_token_ids()
+    if getattr(tokenizer, "mask_token_id", None) is not None:
+        # An encoder's config names the tokenizer's framing and mask tokens where it has keys for them (ModernBERT).
+        ids.update({key: value for key, value in encoder_token_ids().items() if hasattr(model.config, key)})
+    generation = getattr(model, "generation_config", None)  # an encoder that cannot generate has none
     for key, value in ids.items():
         # A config that lists the id keeps it listed (Phi-4-multimodal's replaces an unlisted eos id of 0).
         if isinstance(getattr(model.config, key, None), list):
             value = [value]
         setattr(model.config, key, value)
-        setattr(model.generation_config, key, value)
+        if generation is not None:
+            setattr(generation, key, value)
     with tempfile.TemporaryDirectory(dir=root, prefix=f".{name}-") as tmp:
         staging = Path(tmp) / name
         model.save_pretrained(staging)

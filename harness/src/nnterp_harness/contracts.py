@@ -6,6 +6,8 @@ classes it runs follow from that, never from a base class written by hand:
 - from its family's `ENVOYS`: a family whose `ENVOYS` map a module to a subclass of an
   envoy class in `BY_ENVOY` runs that envoy's checks (a `Moe` brings `MixtureChecks`,
   a `RecurrentMixer` `RecurrentChecks`, a `PostLNLayer` `PostLNChecks`, ...);
+- from its family's declarations: a family that declares `ENCODER` runs `EncoderChecks`
+  (`BY_DECLARATION`);
 - from `CHECKS`, the checks the test class declares as data where the envoys cannot
   tell (a sliding window, a stream weighted per block, a parallel block with one norm):
   ``CHECKS = (SlidingWindowChecks,)``.
@@ -26,6 +28,7 @@ from nnterp.components import HyperConnectionLayer, Moe, PostLNLayer, RecurrentM
 from nnterp.components.kimi_delta import KimiDeltaAttention
 from nnterp.components.short_convolution import ShortConvolution
 
+from .encoder import EncoderChecks
 from .hyper_connections import HyperConnectionChecks
 from .kimi_delta import KimiDeltaChecks
 from .mixture import MixtureChecks
@@ -46,6 +49,14 @@ BY_ENVOY: tuple[tuple[type, type], ...] = (
     (ScaledRoutedMoe, ScaledRoutingChecks),
 )
 
+#: Family declaration -> the checks a family runs when it declares that flag true.
+BY_DECLARATION: tuple[tuple[str, type], ...] = (("ENCODER", EncoderChecks),)
+
+
+def by_declarations(family: Any) -> tuple[type, ...]:
+    """The check classes `family`'s declared flags bring by `BY_DECLARATION`, in the table's order."""
+    return tuple(checks for name, checks in BY_DECLARATION if getattr(family, name, False))
+
 
 def envoy_classes(family: Any) -> tuple[type, ...]:
     """The envoy classes `family`'s `ENVOYS` map its modules to (none without a family)."""
@@ -62,12 +73,14 @@ def by_envoys(family: Any, table: tuple[tuple[type, type], ...] = BY_ENVOY) -> t
 def chosen(
     family: Any, declared: tuple[type, ...], bases: tuple[type, ...], table: tuple[tuple[type, type], ...] = BY_ENVOY
 ) -> tuple[type, ...]:
-    """The check classes a class with these `bases` adds: `declared` first, then those `family`'s envoys bring.
+    """The check classes a class with these `bases` adds: `declared` first, then those `family`'s declarations and
+    envoys bring.
 
     A check the bases already run, or that another chosen check extends, is left out.
     """
     found: list[type] = []
-    for checks in (*declared, *by_envoys(family, table)):
+    brought = (*by_declarations(family), *by_envoys(family, table)) if table else ()
+    for checks in (*declared, *brought):
         if checks not in found:
             found.append(checks)
     return tuple(

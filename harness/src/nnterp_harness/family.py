@@ -23,6 +23,7 @@ every block, and the tests that read it skip it.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,9 @@ class FamilyContract:
     - `CHECKPOINT`: the pinned tiny checkpoint's name under ``tiny_checkpoints/``.
     - `FAMILY`: the family module the checkpoint must resolve to.
     - `NATIVE`: standard path -> native path, relative to the root (`rows()` builds it).
+    - `KIND_UNAVAILABLE`: the root values every model of the kind lacks (a decoder's
+      `mask_token_*`, an encoder's `next_token_probs`), merged under
+      `EXPECTED_UNAVAILABLE` on every subclass.
     - `EXPECTED_UNAVAILABLE`: `support()` key -> a substring of its reason, for the
       values this checkpoint lacks; every other key must report `None`. A module no
       block has is reported on every block and is not listed here.
@@ -98,7 +102,8 @@ class FamilyContract:
     - `ROUTER_EXTRA_CLASSES`: `Standard` envoy classes a mixture may hold beneath
       it besides itself (a router envoy).
     - `VOCAB_PROJECTION`: the root's module that projects onto the vocabulary, where it
-      is not `lm_head` (ModernBERT decoder's `decoder`, after its native `lm_head`).
+      is not `lm_head` (ModernBERT decoder's `decoder`, after its native `lm_head`), a
+      dotted path where it sits inside the head (BERT's `lm_head.predictions.decoder`).
     - `KEEPS_CACHE`: the model keeps a cache, so a decode step runs the new token only
       (`False` on GPT-1, whose every step runs the whole sequence again).
     - `DECODE_MASK_COVERS_CACHE`: a decode step's `attention_mask` is as long as the
@@ -124,6 +129,12 @@ class FamilyContract:
     FAMILY: Any = None
     NATIVE: dict[str, str] = {}
     EXPECTED_UNAVAILABLE: dict[str, str] = {}
+    #: The root values a model of this kind lacks whatever its family: a decoder's masked-position values.
+    #: Merged under `EXPECTED_UNAVAILABLE` on every suite class; `EncoderChecks` names an encoder's.
+    KIND_UNAVAILABLE: dict[str, str] = {
+        "mask_token_mask": "a causal LM predicts the next token",
+        "mask_token_probs": "a causal LM predicts the next token",
+    }
     REFUSES_IN_PLACE_QKV = False
     REFUSES_IN_PLACE: tuple[str, ...] = ()
     ATTENTION_NORM: str | None = "input_layernorm"
@@ -145,6 +156,10 @@ class FamilyContract:
     PLAIN_UP_PROJ = False
     CAUSAL = True
     KEY_PREFIX = 0
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.EXPECTED_UNAVAILABLE = {**cls.KIND_UNAVAILABLE, **cls.EXPECTED_UNAVAILABLE}
 
     # -- fixtures and hooks ------------------------------------------------------------
 
@@ -328,6 +343,10 @@ class FamilyContract:
         """Whether the model has a final norm: `final_norm_output` is not expected unavailable (a post-LN model)."""
         return "final_norm_output" not in self.EXPECTED_UNAVAILABLE
 
+    def vocab_projection(self, model: Any) -> Any:
+        """The envoy of the module that projects onto the vocabulary (`VOCAB_PROJECTION`, dotted from the root)."""
+        return functools.reduce(getattr, self.VOCAB_PROJECTION.split("."), model)
+
     def n_tokens(self, clean: dict) -> int:
         return clean["input_ids"].shape[1]
 
@@ -448,7 +467,7 @@ class FamilyContract:
             out["last"] = first_tensor(m.layers[-1].output)
             if self.final_norm():
                 out["norm"] = m.norm.output
-            out["head"] = getattr(m, self.VOCAB_PROJECTION).output
+            out["head"] = self.vocab_projection(m).output
             return out
 
         out = run(model, body)
@@ -1359,7 +1378,7 @@ class FamilyContract:
         stream, logits = run(model, lambda m: (m.layers[0].layer_output, m.logits))
         assert stream.shape[-1] == model.hidden_size
         assert logits.shape[-1] == model.vocab_size
-        head = getattr(model, self.VOCAB_PROJECTION)._module
+        head = self.vocab_projection(model)._module
         assert head.weight.shape[0] == model.vocab_size
         assert model.embed_tokens._module.weight.shape[-1] == model.hidden_size
         width = getattr(config, self.MLP_WIDTH_KEY or "intermediate_size", None)

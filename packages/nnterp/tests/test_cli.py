@@ -58,14 +58,17 @@ def test_inspect_a_type_the_default_cannot_standardize(tmp_path, path, inspect_h
     from transformers import AutoConfig, AutoModelForCausalLM
 
     torch.manual_seed(0)
-    # BERT as a decoder: a causal-LM type with no family, whose layout no default spelling names.
+    # Reformer: a causal-LM type with no family, whose layout no default spelling names.
     config = AutoConfig.for_model(
-        "bert",
+        "reformer",
         vocab_size=1024,
         hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
+        feed_forward_size=64,
+        num_attention_heads=2,
+        attention_head_size=16,
+        axial_pos_embds=False,
+        attn_layers=["local", "local"],
+        local_attn_chunk_length=8,
         is_decoder=True,
     )
     AutoModelForCausalLM.from_config(config).save_pretrained(tmp_path)
@@ -73,7 +76,7 @@ def test_inspect_a_type_the_default_cannot_standardize(tmp_path, path, inspect_h
         shutil.copy(f"{path('llama')}/{name}", tmp_path / name)
     result = inspect_here(str(tmp_path))
     assert result.returncode != 0
-    assert "the default family cannot standardize BertLMHeadModel" in result.stderr
+    assert "the default family cannot standardize ReformerModelWithLMHead" in result.stderr
     assert "rename=" in result.stderr
 
 

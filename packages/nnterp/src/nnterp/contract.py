@@ -108,6 +108,15 @@ DECLARATIONS: dict[str, Declaration] = {
             engines=("transformers",),
         ),
         Declaration(
+            "ENCODER",
+            "flag",
+            "bool",
+            "False",
+            "The family is a bidirectional encoder: it loads under its masked-LM head (`task='fill-mask'`) by default, "
+            "or bare (`task='feature-extraction'`), and predicts masked positions, not a next token",
+            engines=("transformers",),
+        ),
+        Declaration(
             "TEXT_LOAD_KWARGS",
             "load",
             "dict[str, Any]",

@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any
 
 import torch
-from jaxtyping import Float, Int
+from jaxtyping import Bool, Float, Int
 from nnsight import TransformersModel
 from nnsight.intervention.envoy import Envoy
 from torch import Tensor
@@ -28,6 +28,7 @@ from . import contract, families
 from .components import (
     BATCH,
     DEFAULT_HEAD,
+    MASK_TOKENS,
     SEQ,
     VOCAB,
     Attention,
@@ -45,6 +46,18 @@ from .components.eproperty import mark_skipped
 from .components.names import not_available
 from .components.standard import Plain
 from .components.vision import tower_rows
+from .encoders import (
+    accept_prompts_without_mask,
+    call_mask,
+    is_encoder,
+    keep_call_ids,
+    mask_token_id,
+    no_head,
+    no_mask_predictions,
+    no_next_token,
+    not_an_encoder,
+    refuse_generate,
+)
 from .families import default as default_family
 from .inputs import check_trace_input
 from .load_keywords import check_load_keywords
@@ -58,6 +71,10 @@ Logits = named_layout("Logits", Float[Tensor, f"{BATCH} {SEQ} {VOCAB}"])
 NextTokenProbs = named_layout("NextTokenProbs", Float[Tensor, f"{BATCH} {VOCAB}"])
 # Token ids, or the attention mask over them.
 Tokens = named_layout("Tokens", Int[Tensor, f"{BATCH} {SEQ}"])
+# Which positions of an encoder's input hold the mask token.
+MaskTokenMask = named_layout("MaskTokenMask", Bool[Tensor, f"{BATCH} {SEQ}"])
+# The distribution at each mask token of the batch, row by row and left to right.
+MaskTokenProbs = named_layout("MaskTokenProbs", Float[Tensor, f"{MASK_TOKENS} {VOCAB}"])
 
 #: The modules every decoder block is described with, and the values each serves: `support()` lists
 #: their keys on every family, a module no block has (Mamba's `mlp`) with the reason.
@@ -668,8 +685,11 @@ LEGACY_KEYWORDS = {
 }
 
 
-#: The tasks a load serves: the causal LM, and a vision-language wrapper with its processor.
-TASKS = ("text-generation", "image-text-to-text")
+#: The tasks a load serves: the causal LM, a vision-language wrapper with its processor, and an encoder under its
+#: masked-LM head or bare.
+TASKS = ("text-generation", "image-text-to-text", "fill-mask", "feature-extraction")
+#: The tasks of a family that declares `ENCODER`: its masked-LM head (the default), or the bare encoder.
+ENCODER_TASKS = ("fill-mask", "feature-extraction")
 
 
 def _check_task(task: Any) -> None:
@@ -678,8 +698,29 @@ def _check_task(task: Any) -> None:
         raise ValueError(
             f"task={task!r} is not a task StandardizedTransformer serves: its logits, next_token_probs and "
             f"project_on_vocab are over the vocabulary, which needs a language-model head; pass "
-            f"task='text-generation' (the default) or task='image-text-to-text' for a vision-language checkpoint"
+            f"task='text-generation' (the default) or task='image-text-to-text' for a vision-language checkpoint, "
+            f"and task='fill-mask' (the default) or task='feature-extraction' for an encoder such as BERT"
         )
+
+
+def _task_for(family: Any, kwargs: dict) -> str:
+    """The load's task: the caller's, checked against the family, else the family's default."""
+    encoder = is_encoder(family)
+    task = kwargs.setdefault("task", ENCODER_TASKS[0] if encoder else "text-generation")
+    _check_task(task)
+    name = getattr(family, "__name__", "this").rsplit(".", 1)[-1]
+    if encoder and task not in ENCODER_TASKS:
+        raise ValueError(
+            f"task={task!r}: the {name} family is a bidirectional encoder, which predicts masked positions and has "
+            "no next token; load it with task='fill-mask' (the default, its masked-LM head) or "
+            "task='feature-extraction' (the bare encoder, for probing)"
+        )
+    if not encoder and task in ENCODER_TASKS:
+        raise ValueError(
+            f"task={task!r} is an encoder's task, and the {name} family is not an encoder; load it with "
+            "task='text-generation' (the default)"
+        )
+    return task
 
 
 def _refuse_legacy_keywords(kwargs: dict) -> None:
@@ -885,8 +926,8 @@ class StandardizedTransformer(Standardized, TransformersModel):
         **kwargs: Any,
     ) -> None:
         _refuse_legacy_keywords(kwargs)
-        kwargs.setdefault("task", "text-generation")
-        _check_task(kwargs["task"])
+        if "task" in kwargs:
+            _check_task(kwargs["task"])
         fields = _check_source(repo_id, needs_type=family is None, revision=kwargs.get("revision"))
         config = fields
         if family is None:
@@ -896,12 +937,13 @@ class StandardizedTransformer(Standardized, TransformersModel):
             plain = fields is not None and fields.text_config is None and not fields.custom and fields.model_type
             config = fields if plain else _read_config(repo_id, kwargs)
             family = families.lookup(family_model_type(config, repo_id))
+        _check_family(family)
+        _task_for(family, kwargs)
         read = config
         check_load_keywords(
             type(self), kwargs, lambda: read if not isinstance(read, _Fields | None) else _read_config(repo_id, kwargs)
         )
         self._text_wrapper = _text_wrapper(config, kwargs["task"], repo_id, kwargs)
-        _check_family(family)
         self.family = family
         self._tokenizer_kwargs = dict(tokenizer_kwargs or {})
         self._prefix_false_tokenizer = None
@@ -914,6 +956,8 @@ class StandardizedTransformer(Standardized, TransformersModel):
         _check_block_list(self)
         _check_rename_keys(self, rename)
         self._source_root_scatter()
+        if is_encoder(family):
+            keep_call_ids(self)
         if family is default_family:
             default_family.check(self)
 
@@ -938,10 +982,17 @@ class StandardizedTransformer(Standardized, TransformersModel):
 
     def _batch(self, invokes: list, fn: Any) -> tuple:
         # A trace runs one forward (`_call`); `generate` and `pipe` take their own keywords.
+        if getattr(fn, "__name__", None) == "generate":
+            refuse_generate(self)
         if getattr(fn, "__func__", None) is TransformersModel._call:
             for inputs, kwargs in invokes:
                 check_trace_keywords(self, inputs, kwargs)
         return super()._batch(invokes, fn)
+
+    def _sync(self) -> None:
+        super()._sync()
+        # A trace reads an encoder's values on any sentence, with or without a mask token.
+        accept_prompts_without_mask(self.pipeline)
 
     def trace(self, *inputs: Any, **kwargs: Any) -> Any:
         # nnterp's tracer adds the hints for a missing prompt and an unsaved value; a
@@ -956,6 +1007,8 @@ class StandardizedTransformer(Standardized, TransformersModel):
         super()._update(module)
         # The real weights arrive with the plain forward; the root scatter's is instrumented again.
         self._source_root_scatter()
+        if is_encoder(self.family):
+            keep_call_ids(self)
 
     def _source_root_scatter(self) -> None:
         """Instrument the root's own forward where the wrapper scatters the image in it.
@@ -1095,7 +1148,11 @@ class StandardizedTransformer(Standardized, TransformersModel):
     def lm_head_output(self, value) -> Logits:
         return value
 
-    @EProperty("output", description="The logits the model returns, after anything it does past the head")
+    @EProperty(
+        "output",
+        description="The logits the model returns, after anything it does past the head",
+        unavailable=no_head,
+    )
     def logits(self, value) -> Logits:
         return value.logits
 
@@ -1110,7 +1167,39 @@ class StandardizedTransformer(Standardized, TransformersModel):
     def _next_token_probs(self) -> NextTokenProbs:
         return self.logits[:, -1].softmax(-1)
 
-    next_token_probs = FromLogits(_next_token_probs, description="The softmax of the logits at the last position")
+    next_token_probs = FromLogits(
+        _next_token_probs,
+        description="The softmax of the logits at the last position",
+        unavailable=no_next_token,
+    )
+
+    @EProperty(
+        "inputs",
+        select="input_ids",
+        description="Which positions of an encoder's input hold the tokenizer's mask token",
+        unavailable=not_an_encoder,
+    )
+    def mask_token_mask(self, value) -> MaskTokenMask:
+        return value == mask_token_id(self)
+
+    @mask_token_mask.postprocess
+    def mask_token_mask(self, value):
+        raise AttributeError(
+            "mask_token_mask is read off the input ids and cannot be assigned; put the mask token in the prompt, "
+            "or assign model.input_ids"
+        )
+
+    def _mask_token_probs(self) -> MaskTokenProbs:
+        # The logits first: the positions come from the ids this call's embedding took, so
+        # reading this after any other value (an edit of a block included) keeps forward order.
+        logits = self.logits
+        return logits[call_mask(self, "mask_token_probs")].softmax(-1)
+
+    mask_token_probs = FromLogits(
+        _mask_token_probs,
+        description="The softmax of the logits at every mask token of the batch, row by row",
+        unavailable=no_mask_predictions,
+    )
 
 
 def _check_tokenizer_kwargs(tokenizer: Any, settings: dict) -> None:

@@ -151,10 +151,22 @@ def test_rename_keys_that_match_load(path):
     assert model.layers[0].ffn is model.layers[0].mlp
 
 
-@pytest.mark.parametrize("task", ["text-classification", "token-classification", "feature-extraction", None])
+@pytest.mark.parametrize("task", ["text-classification", "token-classification", None])
 def test_a_task_without_a_language_model_head_is_refused(path, task):
     with pytest.raises(ValueError, match=rf"task={task!r} is not a task.*task='text-generation'.*'image-text-to-text'"):
         StandardizedTransformer(path("gpt2"), task=task)
+
+
+@pytest.mark.parametrize("task", ["fill-mask", "feature-extraction"])
+def test_an_encoder_task_on_a_decoder_is_refused(path, task):
+    with pytest.raises(ValueError, match=rf"task={task!r} is an encoder's task.*gpt2 family is not an encoder"):
+        StandardizedTransformer(path("gpt2"), task=task)
+
+
+@pytest.mark.parametrize("task", ["text-generation", "image-text-to-text"])
+def test_a_decoder_task_on_an_encoder_is_refused(path, task):
+    with pytest.raises(ValueError, match=rf"task={task!r}: the bert family is a bidirectional encoder.*'fill-mask'"):
+        StandardizedTransformer(path("bert"), task=task)
 
 
 def test_a_tokenizer_kwargs_key_the_tokenizer_lacks_is_refused(path):

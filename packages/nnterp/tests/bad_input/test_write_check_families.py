@@ -25,7 +25,7 @@ def test_every_value_refuses_a_write_of_the_wrong_shape(path, name):
     targets += [
         (model, key)
         for key, attr in _root_values(type(model)).items()
-        if not isinstance(attr, DerivedEProperty) and key != "input_size"
+        if not isinstance(attr, DerivedEProperty) and key != "input_size" and attr.reason(model) is None
     ]
     assert len(targets) > 8
     wrong = torch.zeros(1, 1, 1, 1, 1)

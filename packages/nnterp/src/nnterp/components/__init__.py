@@ -103,6 +103,7 @@ from .standard import (
     KEY,
     KEY_DIM,
     KV_HEADS,
+    MASK_TOKENS,
     MIXER_HEADS,
     PATCHES,
     QK_HEAD_DIM,

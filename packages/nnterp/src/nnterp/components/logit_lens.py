@@ -111,7 +111,8 @@ class LogitLens:
     def __call__(self, model: Any, hidden: Any) -> Any:
         modules = [getattr(model, name) for name in self.head]
         if not model.interleaver.interleaving:
-            hidden = hidden.to(modules[-1]._module.weight.device)
+            # The last head module's first parameter: a head may be a container with no weight of its own.
+            hidden = hidden.to(next(modules[-1]._module.parameters()).device)
         if self.streams is not None:
             hidden = self.streams(model, hidden)
         if self.norm:

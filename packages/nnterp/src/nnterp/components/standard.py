@@ -30,6 +30,7 @@ GROUPS = "groups"
 IMAGES = "images"
 PATCHES = "patches"
 IMAGE_TOKENS = "image_tokens"
+MASK_TOKENS = "mask_tokens"
 
 # Axes named as the size attribute that holds them.
 HIDDEN = "hidden_size"

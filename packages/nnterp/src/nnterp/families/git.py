@@ -13,17 +13,14 @@ block input and norms (`post_attention_layernorm`); its feed-forward path is two
 modules the block calls from `feed_forward_chunk`, `GitIntermediate` (`up_proj` and
 `act_fn`) and `GitOutput` (`down_proj`, then the add and the block's output norm).
 
-Two modules of each block are registered under `output`, a name every nnsight envoy
-serves itself. So the envoy of `GitModel` (`Prepend`) moves them in every block at
-load, before the envoys beneath it are built, and again when the real weights
-replace the meta ones: `GitSelfOutput` to `attention.self_output`, and
-`GitIntermediate` and `GitOutput` under one container, `mlp`, as `mlp.intermediate`
-and `mlp.ffn_output`. The container is what the block calls as its feed-forward
-chunk, so `mlp.input` is the normed stream and `mlp.output` the block's output. No
-forward is rewritten: the block's `feed_forward_chunk` becomes, on each instance, a
-call of the container, which runs the same two modules in the same order, so every
-number is the model's own; the registration moves, and with it the parameter names (`git.encoder.layer.0.mlp.intermediate.dense.weight`),
-so a model saved from an nnterp load no longer loads in transformers.
+The text blocks are regrouped as BERT's are (`nnterp.components.bert_block`), by
+the envoy of `GitModel` (`Prepend`) before the envoys beneath it are built, and
+again when the real weights replace the meta ones: `GitSelfOutput` moves to
+`attention.self_output`, and `GitIntermediate` and `GitOutput` go under one
+container, `mlp`, which the block calls as its feed-forward chunk, so `mlp.input` is
+the normed stream and `mlp.output` the block's output. The parameter names move with
+them (`git.encoder.layer.0.mlp.intermediate.dense.weight`), so a model saved from an
+nnterp load no longer loads in transformers.
 
 The block is post-LN: `attention_output` and `mlp_output` are the terms entering
 each add (the dropout after each output projection), `layer_mid == layer_input +
@@ -79,7 +76,6 @@ from nnterp.components import (
     NO_FINAL_NORM,
     EProperty,
     ImageScatter,
-    Mlp,
     OwnAttention,
     PostLNLayer,
     Residual,
@@ -91,6 +87,7 @@ from nnterp.components import (
     own_value,
     unavailable,
 )
+from nnterp.components.bert_block import BERT_BLOCK_RENAME, BertMlp, FeedForward, regroup_block
 from nnterp.components.regrouped import Regrouping
 from nnterp.components.vision import SIGLIP_TOWER_RENAME, ImageFeatures, ImageTokenMask, no_tower_run, scatter_call
 
@@ -102,15 +99,7 @@ RENAME = {
     "git.encoder.layer": "layers",
     # After the blocks' `output` modules move, the root's head is the one module filed as `E_output`.
     "E_output": "lm_head",
-    "attention": "self_attn",
-    "attention.self_output.LayerNorm": "post_attention_layernorm",
-    "attention.self_output.dense": "attention.o_proj",
-    "attention.self.query": "attention.self.q_proj",
-    "attention.self.key": "attention.self.k_proj",
-    "attention.self.value": "attention.self.v_proj",
-    "mlp.intermediate.dense": "mlp.up_proj",
-    "mlp.intermediate.intermediate_act_fn": "mlp.act_fn",
-    "mlp.ffn_output.dense": "mlp.down_proj",
+    **BERT_BLOCK_RENAME,
     "git.image_encoder": "vision",
     "git.visual_projection": "projector",
     # The CLIP names, keyed from the tower, whose transformer sits under `vision_model`.
@@ -122,41 +111,6 @@ project_on_vocab = lm_head_only
 
 #: The operation of `GitModel.forward` whose output is the projected image as it is concatenated before the text.
 _PREPENDED = "projected_visual_features_repeat_0"
-
-
-class GitMlp(torch.nn.Module):
-    """A block's feed-forward path as one module: `GitIntermediate`, then `GitOutput` with the add and the norm.
-
-    It computes what `GitLayer.feed_forward_chunk` computes, with the same two modules,
-    and the block calls it in that method's place.
-    """
-
-    def __init__(self, intermediate: torch.nn.Module, ffn_output: torch.nn.Module) -> None:
-        super().__init__()
-        self.intermediate = intermediate
-        self.ffn_output = ffn_output
-
-    def forward(self, attention_output: torch.Tensor) -> torch.Tensor:
-        return self.ffn_output(self.intermediate(attention_output), attention_output)
-
-
-def _regroup(block: torch.nn.Module) -> None:
-    """Move the block's two `output` modules off that name: `attention.self_output`, and `mlp` for the feed-forward path."""
-    attention = block.attention
-    if "output" in attention._modules:
-        self_output = attention._modules.pop("output")
-        attention.self_output = self_output
-        # The attention's forward calls `self.output`; the instance dict answers before torch's registry.
-        object.__setattr__(attention, "output", self_output)
-    if "mlp" not in block._modules:
-        mlp = GitMlp(block._modules.pop("intermediate"), block._modules.pop("output"))
-        block.mlp = mlp
-
-        def feed_forward_chunk(attention_output: torch.Tensor) -> torch.Tensor:
-            return mlp(attention_output)
-
-        # `apply_chunking_to_forward` counts the chunk's parameters, so the call goes through a one-argument function.
-        object.__setattr__(block, "feed_forward_chunk", feed_forward_chunk)
 
 
 class Attention(OwnAttention):
@@ -191,17 +145,6 @@ class Attention(OwnAttention):
         description="What the attention adds to the residual stream, the term its own add takes",
     )
     def attention_output(self, value) -> Residual:
-        return value
-
-
-class Mlp(Mlp):
-    """GIT's feed-forward path: `up_proj`, GELU, `down_proj`, then the add and the block's output norm."""
-
-    @EProperty(
-        "ffn_output.dropout.output",
-        description="What the MLP adds to the residual stream, the term its own add takes",
-    )
-    def mlp_output(self, value) -> Residual:
         return value
 
 
@@ -256,9 +199,9 @@ class GitVision(Vision):
 
 
 def _regroup_blocks(model: torch.nn.Module) -> None:
-    """`regroup` on every block of `GitModel`'s encoder."""
+    """`regroup_block` on every block of `GitModel`'s encoder."""
     for block in model.encoder.layer:
-        _regroup(block)
+        regroup_block(block)
 
 
 class Prepend(Regrouping, ImageScatter):
@@ -281,7 +224,7 @@ def intermediate_size(model) -> int:
 ENVOYS = {
     GitLayer: PostLNLayer,
     GitAttention: Attention,
-    GitMlp: Mlp,
+    FeedForward: BertMlp,
     GitModel: Prepend,
     GitVisionModel: GitVision,
     GitVisionEncoderLayer: VisionLayer,
