@@ -19,7 +19,10 @@ def moe(path):
 
 @pytest.mark.parametrize("index", [99, 4, -1])
 def test_an_in_place_index_out_of_range_is_refused(moe, index):
-    with pytest.raises(IndexError, match=rf"expert_indices was edited in place to \[{index}\].*num_experts=4.*0 to"):
+    with pytest.raises(
+        IndexError,
+        match=rf"^layers\[0\]\.mlp\.expert_indices \(on model\.model\.layers\.0\.mlp\) was edited in place to \[{index}\].*num_experts=4.*0 to",
+    ):
         with moe.trace(PROMPT):
             moe.layers[0].mlp.expert_indices[:] = index
             moe.logits.save()
@@ -27,7 +30,10 @@ def test_an_in_place_index_out_of_range_is_refused(moe, index):
 
 
 def test_an_assigned_index_out_of_range_is_refused(moe):
-    with pytest.raises(IndexError, match=r"expert_indices was assigned \[7\].*num_experts=4"):
+    with pytest.raises(
+        IndexError,
+        match=r"^layers\[1\]\.mlp\.expert_indices \(on model\.model\.layers\.1\.mlp\) was assigned \[7\].*num_experts=4",
+    ):
         with moe.trace(PROMPT):
             indices = moe.layers[1].mlp.expert_indices
             moe.layers[1].mlp.expert_indices = torch.full_like(indices, 7)
@@ -35,7 +41,10 @@ def test_an_assigned_index_out_of_range_is_refused(moe):
 
 
 def test_an_assigned_index_of_a_float_dtype_is_refused(moe):
-    with pytest.raises(ValueError, match=r"expert_indices holds indices and was assigned a torch\.float32 tensor"):
+    with pytest.raises(
+        ValueError,
+        match=r"^layers\[0\]\.mlp\.expert_indices \(on model\.model\.layers\.0\.mlp\) holds indices and was assigned a torch\.float32 tensor",
+    ):
         with moe.trace(PROMPT):
             indices = moe.layers[0].mlp.expert_indices
             moe.layers[0].mlp.expert_indices = torch.full(indices.shape, 1.5)

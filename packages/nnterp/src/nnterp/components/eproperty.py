@@ -37,7 +37,7 @@ from nnsight.intervention.interleaver import Mediator, OutOfOrderError
 from nnsight.intervention.source import SourceNotAvailable
 from torch._guards import detect_fake_mode
 
-from .names import block_index, native_note, not_available, value_name
+from .names import block_index, not_available, value_label, value_name
 
 Reason = str | Callable[[Any], str | None] | None
 Select = int | str | Callable[[Any], int | str | None] | None
@@ -274,7 +274,7 @@ class EProperty(eproperty):
             current = self._preprocess(obj, current)
         if not isinstance(current, torch.Tensor):
             return
-        label = f"{obj.path}.{self.name}"
+        label = value_label(obj, self.name)
         if not isinstance(value, torch.Tensor):
             convert = "torch.from_numpy(value)" if type(value).__module__ == "numpy" else "torch.tensor(value)"
             raise TypeError(
@@ -314,7 +314,7 @@ class EProperty(eproperty):
         if name is None or not isinstance(value, torch.Tensor):
             return
         bound = getattr(obj, name, None)
-        label = f"{obj.path}.{self.name}"
+        label = value_label(obj, self.name)
         expected = f"integer ids from 0 to {name} - 1 = {bound - 1}" if bound else f"integer ids below {name}"
         if value.is_floating_point() or value.is_complex() or value.dtype == torch.bool:
             raise ValueError(
@@ -361,7 +361,7 @@ def check_not_skipped(obj: Any, name: str | None, location: str) -> None:
         if not through_modules or "source" in location[len(path) + 1 :].split("."):
             span = f"block {start}" if start == end else f"blocks {start} to {end}"
             raise ValueError(
-                f"{value_name(obj, name)}{native_note(obj)} is inside block {index}, which skip_layers({start}, {end}) "
+                f"{value_label(obj, name)} is inside block {index}, which skip_layers({start}, {end}) "
                 f"skipped, so it never runs; read a value outside {span}, or layers[{end}].layer_output, what the skip "
                 "passes on"
             )

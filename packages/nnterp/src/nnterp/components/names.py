@@ -69,6 +69,11 @@ def native_note(envoy: Any) -> str:
     return "" if envoy is envoy.root else f" (on {envoy.path})"
 
 
+def value_label(envoy: Any, name: str) -> str:
+    """Value `name` of `envoy` as an error leads with it: its standard name, then its native module."""
+    return f"{value_name(envoy, name)}{native_note(envoy)}"
+
+
 def block_index(envoy: Any) -> int | None:
     """The index of the text block holding `envoy` (the envoy itself when it is one), else `None`."""
     root = envoy.root
@@ -112,4 +117,4 @@ def missing_module(block: Any, name: str) -> str:
 
 def not_available(envoy: Any, name: str, reason: str) -> str:
     """The message of `Unavailable` for value `name` of `envoy`: its standard name, the native module, the reason."""
-    return f"{value_name(envoy, name)}{native_note(envoy)} is not available: {reason}"
+    return f"{value_label(envoy, name)} is not available: {reason}"
