@@ -115,6 +115,23 @@ def missing_module(block: Any, name: str) -> str:
     )
 
 
+class BlockModules:
+    """Mixin for a block envoy on any engine: asking for a standard module it lacks raises `missing_module`'s message.
+
+    Mixed in before the envoy class (`class Layer(BlockModules, Standard)`). The error
+    stays an `AttributeError`, so `getattr(layer, "mlp", None)` still picks the blocks.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails.
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            if name in BLOCK_MODULES and "_child_map" in self.__dict__:
+                raise AttributeError(missing_module(self, name)) from None
+            raise
+
+
 def not_available(envoy: Any, name: str, reason: str) -> str:
     """The message of `Unavailable` for value `name` of `envoy`: its standard name, the native module, the reason."""
     return f"{value_label(envoy, name)} is not available: {reason}"
