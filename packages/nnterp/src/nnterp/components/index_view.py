@@ -7,6 +7,8 @@ an `IndexView` of the model's tensor, whose in-place writes are checked before t
 casts them. Views cut from it (`ids[:, :, 0]`) are `IndexView`s too; every other
 result of an operation on it is a plain tensor. `release` makes them plain tensors
 again once the model has taken the value, when no write can reach the model anymore.
+A write through memory outside torch (`ids.numpy()[:] = 1.5`) is not seen, and
+numpy truncates it as torch would.
 """
 
 from __future__ import annotations
