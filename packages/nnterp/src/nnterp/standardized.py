@@ -62,7 +62,7 @@ from .families import default as default_family
 from .inputs import check_trace_input
 from .load_keywords import check_load_keywords
 from .order import probe_order
-from .trace_keywords import check_trace_keywords
+from .trace_keywords import check_params_only, check_trace_keywords
 from .tracer import Tracer
 
 # The logits over the vocabulary at every position.
@@ -987,6 +987,9 @@ class StandardizedTransformer(Standardized, TransformersModel):
         if getattr(fn, "__func__", None) is TransformersModel._call:
             for inputs, kwargs in invokes:
                 check_trace_keywords(self, inputs, kwargs)
+            batcher = getattr(self.interleaver, "batcher", None)
+            extra = getattr(batcher, "extra_kwargs", None) or {}
+            check_params_only(self, invokes, extra, getattr(batcher, "kwargs", None) or {})
         return super()._batch(invokes, fn)
 
     def _sync(self) -> None:

@@ -5,6 +5,11 @@ and drop what they do not read, and the pipeline a trace prepares text with keep
 some keywords for its postprocessing, which a trace never runs: a generation
 keyword (`max_new_tokens=5`) or a typo would change nothing and raise nothing.
 `check_trace_keywords` refuses such a keyword before the model runs.
+
+A keyword given without a prompt (`model.trace(max_new_tokens=5)` around invokes,
+or `tracer.invoke(max_new_tokens=5)`) contributes no rows: nnsight lays it over the
+combined forward, so `check_params_only` holds it to the same rule, and refuses a
+trace whose invokes give no prompt at all.
 """
 
 from __future__ import annotations
@@ -82,20 +87,42 @@ def check_trace_keywords(model: Any, inputs: tuple, kwargs: dict) -> None:
         _refuse(model, unread)
 
 
-def _refuse(model: Any, names: list[str]) -> None:
+def check_params_only(model: Any, invokes: list, extra: dict, traced: dict) -> None:
+    """Refuse the keywords a trace got with no prompt that its forward would not read, and a trace with no prompt.
+
+    `invokes` are the `(inputs, kwargs)` pairs that give rows, `extra` the keywords
+    given without a prompt (nnsight lays them over the combined forward), and
+    `traced` the keywords of `model.trace()` itself, which tell the two places apart.
+    """
+    for where, names in (
+        ("model.trace()", sorted(key for key in extra if key in traced)),
+        ("tracer.invoke() without a prompt", sorted(key for key in extra if key not in traced)),
+    ):
+        unread = [name for name in names if name not in _forward_keywords(type(model._module))]
+        if unread:
+            _refuse(model, unread, where)
+    if not invokes:
+        given = f" (only the keyword(s) {', '.join(f'{key}=' for key in sorted(extra))})" if extra else ""
+        raise ValueError(
+            f"trace() needs a prompt, and none of its invokes gave one{given}; pass it to an invoke, "
+            "`with tracer.invoke(prompt):`, or to the trace, `model.trace(prompt)`"
+        )
+
+
+def _refuse(model: Any, names: list[str], where: str = "model.trace()") -> None:
     forward = f"{type(model._module).__name__}.forward"
     generation = [name for name in names if name in _generation_keywords()]
     if generation:
         listed = ", ".join(f"{name}=" for name in generation)
         raise TypeError(
-            f"model.trace() got the generation keyword(s) {listed}, and a trace runs one forward, which does not "
+            f"{where} got the generation keyword(s) {listed}, and a trace runs one forward, which does not "
             f"read them; generate with `with model.generate(prompt, {generation[0]}=...):` instead"
         )
     listed = ", ".join(f"{name}=" for name in names)
     raise TypeError(
-        f"model.trace() got the keyword(s) {listed}, which {forward} does not take, so they would be dropped; "
+        f"{where} got the keyword(s) {listed}, which {forward} does not take, so they would be dropped; "
         f"remove them, or pass one the forward names: {', '.join(_parameters(type(model._module)))}"
     )
 
 
-__all__ = ["check_trace_keywords"]
+__all__ = ["check_params_only", "check_trace_keywords"]

@@ -33,14 +33,16 @@ class Tracer(InterleavingTracer):
         frame = self.info.frame
         unread = unread_assignments(self.node) if self.node is not None else {}
         before = {name: frame.f_locals.get(name, _MISSING) for name in unread}
-        bare = not self.args and not self.kwargs
+        # No rows: keywords alone (`max_new_tokens=5`) are no prompt.
+        bare = not self.args and not self.envoy._batch_size(**self.kwargs)
         try:
             super().execute(code)
         except ValueError as error:
             if bare and "outside of interleaving" in str(error):
+                given = f" (only the keyword(s) {', '.join(f'{key}=' for key in self.kwargs)})" if self.kwargs else ""
                 raise ValueError(
-                    "trace() needs a prompt: with none, its body runs outside the model, so no value can be read "
-                    "there; pass one, model.trace(prompt), or read inside `with tracer.invoke(prompt):` blocks"
+                    f"trace() needs a prompt{given}: with none, its body runs outside the model, so no value can be "
+                    "read there; pass one, model.trace(prompt), or read inside `with tracer.invoke(prompt):` blocks"
                 ) from error
             raise
         for name, line in unread.items():

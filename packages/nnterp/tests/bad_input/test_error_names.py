@@ -16,6 +16,7 @@ from nnsight.intervention.interleaver import OutOfOrderError
 
 import nnterp
 from nnterp import StandardizedTransformer
+from nnterp.components import BlockModules, Standard
 
 PROMPT = "The Eiffel Tower is in"
 PASSED = "was requested but the model already ran past it"
@@ -221,3 +222,35 @@ def test_a_missing_module_reads_the_same_on_every_block_kind(path, name, index, 
     assert rows[f"{module}.attention_output" if module != "mlp" else "mlp.mlp_output"].startswith(
         f"no {module} module on this block"
     )
+
+
+class _Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.self_attn = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.self_attn(x)
+
+
+class _Blocks(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.h = torch.nn.ModuleList([_Block(), _Block()])
+
+
+class _EngineBlock(BlockModules, Standard):
+    """A block class of another engine: the wording comes from the mixin alone."""
+
+
+@pytest.mark.parametrize("kind", [nnterp.components.Layer, _EngineBlock], ids=["transformers", "another-engine"])
+def test_every_block_class_mixing_in_block_modules_says_the_same(kind):
+    """The vLLM engine's block classes mix `BlockModules` in too (their own tests check it)."""
+    from nnsight import Envoy
+
+    model = Envoy(_Blocks(), rename={"h": "layers"}, envoys={_Block: kind})
+    assert isinstance(model.layers[1], kind)
+    message = missing(model, 1, "mlp")
+    assert "(it has self_attn)" in message and message.endswith("(native block model.h.1)")
+    with pytest.raises(AttributeError, match="has attribute 'no_such_name'"):
+        model.layers[1].no_such_name  # noqa: B018 - a name that is no standard module keeps nnsight's error

@@ -104,6 +104,35 @@ def test_a_keyword_the_forward_does_not_read_is_refused(gpt2, kwargs, match):
     still_runs(gpt2)
 
 
+def test_a_keyword_given_without_a_prompt_is_held_to_the_same_rule(gpt2):
+    """A keyword that gives no rows is laid over the combined forward: an invoke's and the trace's alike."""
+    generation = r"generation keyword\(s\) max_new_tokens=, and a trace runs one forward.*model\.generate\("
+    with pytest.raises(TypeError, match=rf"^tracer\.invoke\(\) without a prompt got the {generation}"):
+        with gpt2.trace() as tracer:
+            with tracer.invoke(max_new_tokens=5):
+                gpt2.logits.save()
+    with pytest.raises(TypeError, match=r"^tracer\.invoke\(\) without a prompt got the keyword\(s\) atention_mask="):
+        with gpt2.trace() as tracer:
+            with tracer.invoke(PROMPT):
+                gpt2.logits.save()
+            with tracer.invoke(atention_mask=None):
+                pass
+    with pytest.raises(TypeError, match=rf"^model\.trace\(\) got the {generation}"):
+        with gpt2.trace(max_new_tokens=5) as tracer:
+            with tracer.invoke(PROMPT):
+                gpt2.logits.save()
+    still_runs(gpt2)
+
+
+def test_a_forward_keyword_given_without_a_prompt_still_reaches_the_forward(gpt2):
+    with gpt2.trace() as tracer:
+        with tracer.invoke(PROMPT):
+            attention = gpt2.layers[0].self_attn.attention_probabilities.save()
+        with tracer.invoke(output_attentions=True):
+            pass
+    assert torch.allclose(attention.sum(-1), torch.ones(()))
+
+
 def test_keywords_the_trace_reads_still_pass(gpt2):
     ids = gpt2.tokenizer(PROMPT, return_tensors="pt")
     with gpt2.trace(PROMPT, add_special_tokens=False, use_cache=False, output_attentions=False):

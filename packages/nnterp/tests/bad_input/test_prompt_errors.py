@@ -85,6 +85,19 @@ def test_trace_without_a_prompt_needs_one(gpt2):
     still_runs(gpt2)
 
 
+def test_keywords_alone_are_no_prompt(gpt2):
+    with pytest.raises(ValueError, match=r"trace\(\) needs a prompt \(only the keyword\(s\) use_cache=\): "):
+        with gpt2.trace(use_cache=False):
+            gpt2.logits.save()
+    with pytest.raises(
+        ValueError, match=r"needs a prompt, and none of its invokes gave one \(only the keyword\(s\) use_cache="
+    ):
+        with gpt2.trace() as tracer:
+            with tracer.invoke(use_cache=False):
+                gpt2.logits.save()
+    still_runs(gpt2)
+
+
 def test_trace_without_a_prompt_still_takes_invokes(gpt2):
     with gpt2.trace() as tracer:
         with tracer.invoke(PROMPT):

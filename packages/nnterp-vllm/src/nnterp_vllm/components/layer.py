@@ -13,7 +13,7 @@ from typing import Any
 
 import torch
 
-from nnterp.components import Residual, Standard, needs_child
+from nnterp.components import BlockModules, Residual, Standard, needs_child
 
 from .values import Flat, Sum
 
@@ -32,14 +32,15 @@ class _LayerInput(Flat):
         return args, {**kwargs, obj.STREAM_NAME: rows}
 
 
-class Layer(Standard):
+class Layer(BlockModules, Standard):
     """A block called with the stream (after the positions when `STREAM` is 1) that returns it.
 
     `returns_tuple` says whether the stream comes back as the first element of a
     pair ``(hidden_states, residual)`` whose second element the next block and the
     final norm ignore (the block keeps vLLM's fused signature without fusing). The
     norm and MLP boundaries read ``input_layernorm``, ``post_attention_layernorm``
-    and ``mlp`` under their standard names.
+    and ``mlp`` under their standard names. A standard module the block lacks is
+    refused in the wording of every engine's blocks (`BlockModules`).
     """
 
     #: The stream's positional index in the call (0, or 1 after the positions).

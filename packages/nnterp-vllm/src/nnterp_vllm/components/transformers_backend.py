@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nnterp.components import HeadOutputs, Neurons, Residual, Standard, needs_child
+from nnterp.components import BlockModules, HeadOutputs, Neurons, Residual, Standard, needs_child
 
 from .attention import Attention as EngineAttention
 from .mlp import gated
@@ -28,8 +28,11 @@ class Batched(Rows):
     """A value that arrives with its batch axis already, ``[1, tokens, ...]``: served as a private copy of it."""
 
 
-class Layer(Standard):
-    """A transformers block run by the backend: called with the stream first, returning it (or a tuple led by it)."""
+class Layer(BlockModules, Standard):
+    """A transformers block run by the backend: called with the stream first, returning it (or a tuple led by it).
+
+    A standard module the block lacks is refused in the wording of every engine's blocks (`BlockModules`).
+    """
 
     returns_tuple = False
 

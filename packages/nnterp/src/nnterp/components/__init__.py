@@ -39,6 +39,7 @@ from .moe import (
     needs_grouped_experts,
     no_shared_expert,
 )
+from .names import BlockModules
 from .own_attention import (
     AS_IS,
     FOLDED_HEADS,

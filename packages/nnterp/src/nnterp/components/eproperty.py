@@ -37,7 +37,8 @@ from nnsight.intervention.interleaver import Mediator, OutOfOrderError
 from nnsight.intervention.source import SourceNotAvailable
 from torch._guards import detect_fake_mode
 
-from .names import block_index, native_note, not_available, value_name
+from .index_view import guard, release
+from .names import block_index, not_available, value_label, value_name
 
 Reason = str | Callable[[Any], str | None] | None
 Select = int | str | Callable[[Any], int | str | None] | None
@@ -231,7 +232,8 @@ class EProperty(eproperty):
 
         A `.transform` hands the edited view back; a value of indices goes back through
         `check_indices`, so an in-place edit outside the range is refused before the
-        model consumes it.
+        model consumes it, and is served as an `IndexView`, which refuses an in-place
+        write of a non-integer at the write, before torch casts it.
         """
         return self._transform is not None or self.index_bound is not None
 
@@ -245,6 +247,9 @@ class EProperty(eproperty):
         value = self._preprocess(obj, element) if self._preprocess is not None else element
         if not self._hands_back():
             return value, None
+        if self.index_bound is not None and isinstance(value, torch.Tensor):
+            label, expected = self._index_terms(obj)
+            value = guard(value, label, expected)
         return value, partial(_write_back, self, obj, value, raw, element, attribute, select)
 
     def __set__(self, obj: Any, value: Any) -> None:
@@ -274,7 +279,7 @@ class EProperty(eproperty):
             current = self._preprocess(obj, current)
         if not isinstance(current, torch.Tensor):
             return
-        label = f"{obj.path}.{self.name}"
+        label = value_label(obj, self.name)
         if not isinstance(value, torch.Tensor):
             convert = "torch.from_numpy(value)" if type(value).__module__ == "numpy" else "torch.tensor(value)"
             raise TypeError(
@@ -302,20 +307,27 @@ class EProperty(eproperty):
                 f"cast it first with `.to({current.dtype})`"
             )
 
+    def _index_terms(self, obj: Any) -> tuple[str, str]:
+        """How an index error names this value on `obj`, and which ids it says the value takes."""
+        name = self.index_bound
+        bound = getattr(obj, name, None)
+        expected = f"integer ids from 0 to {name} - 1 = {bound - 1}" if bound else f"integer ids below {name}"
+        return value_label(obj, self.name), expected
+
     def check_indices(self, obj: Any, value: Any, how: str) -> None:
         """Refuse values of an index layout that are not integers in `[0, bound)`, `bound` the host's `index_bound`.
 
         An index past the range would send the model to memory it does not own (a
         wrong result, no error) or fail deep inside a kernel; `how` says how the value
-        came (``"assigned"``, ``"edited in place to"``). A Python float written in
-        place (`[:] = 1.5`) is truncated by torch at the write, before any check sees it.
+        came (``"assigned"``, ``"edited in place to"``). A non-integer written in place
+        (`[:] = 1.5`) is truncated by torch at the write, so it is refused there, by the
+        `IndexView` a read serves, rather than here.
         """
         name = self.index_bound
         if name is None or not isinstance(value, torch.Tensor):
             return
         bound = getattr(obj, name, None)
-        label = f"{obj.path}.{self.name}"
-        expected = f"integer ids from 0 to {name} - 1 = {bound - 1}" if bound else f"integer ids below {name}"
+        label, expected = self._index_terms(obj)
         if value.is_floating_point() or value.is_complex() or value.dtype == torch.bool:
             raise ValueError(
                 f"{label} holds indices and was {how} a {value.dtype} tensor; pass {expected}, as an integer "
@@ -361,7 +373,7 @@ def check_not_skipped(obj: Any, name: str | None, location: str) -> None:
         if not through_modules or "source" in location[len(path) + 1 :].split("."):
             span = f"block {start}" if start == end else f"blocks {start} to {end}"
             raise ValueError(
-                f"{value_name(obj, name)}{native_note(obj)} is inside block {index}, which skip_layers({start}, {end}) "
+                f"{value_label(obj, name)} is inside block {index}, which skip_layers({start}, {end}) "
                 f"skipped, so it never runs; read a value outside {span}, or layers[{end}].layer_output, what the skip "
                 "passes on"
             )
@@ -432,6 +444,8 @@ def keep_native_child(obj: Any, name: str | None, value: Any) -> bool:
 
 
 def _write_back(prop, obj, view, raw, element, attribute, select):
+    # The model takes the value now: later writes to the view no longer reach it, so the guard ends.
+    release(view)
     prop.check_indices(obj, view, "edited in place to")
     if prop._transform is None:  # the view is the model's own tensor: the edit is in place already
         return raw

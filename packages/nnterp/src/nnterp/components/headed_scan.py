@@ -20,6 +20,7 @@ import torch.nn.functional as F
 from nnsight.intervention.interleaver import Mediator
 
 from .eproperty import DerivedEProperty, EProperty, unavailable
+from .names import value_label
 from .own_attention import always
 from .recurrent import RecurrentMixer, interleaving, per_call
 from .selective_scan import ScanDecays, ScanQK, ScanState, ScanSteps, ScanValues, SelectiveScan
@@ -199,11 +200,11 @@ class HeadedScan(RecurrentMixer):
     def _write_state_input(self, value: Any) -> None:
         decoding, cached = self._call()
         if not decoding:
-            raise ValueError(f"{self.path}.state_input: a prompt's scans start from zeros and take no state")
+            raise ValueError(f"{value_label(self, 'state_input')}: a prompt's scans start from zeros and take no state")
         current = cached.flatten(1, 2)
         if value.shape != current.shape or value.dtype != current.dtype:
             raise ValueError(
-                f"{self.path}.state_input takes a {current.dtype} tensor of shape {tuple(current.shape)}, "
+                f"{value_label(self, 'state_input')} takes a {current.dtype} tensor of shape {tuple(current.shape)}, "
                 f"got {value.dtype} {tuple(value.shape)}"
             )
         # The kernels update the tensor the cache keeps, in place, so the write goes into it.

@@ -14,7 +14,7 @@ from jaxtyping import Float
 from torch import Tensor
 
 from .eproperty import EProperty
-from .names import BLOCK_MODULES, missing_module
+from .names import BlockModules
 from .reasons import needs_child
 from .standard import BATCH, HIDDEN, SEQ, STREAMS, TOKENS, Standard, first_tensor, named_layout, rewrap
 
@@ -30,7 +30,7 @@ StreamWeights = named_layout("StreamWeights", Float[Tensor, f"{BATCH} {SEQ} {STR
 StreamMixing = named_layout("StreamMixing", Float[Tensor, f"{BATCH} {SEQ} {STREAMS} {STREAMS}"])
 
 
-class Layer(Standard):
+class Layer(BlockModules, Standard):
     """A decoder block, `model.layers[i]`.
 
     `returns_tuple` says whether the block returns `(hidden_states, ...)` rather than
@@ -43,17 +43,6 @@ class Layer(Standard):
     def skip_with(self, stream: Any) -> Any:
         """`stream` packed as this block's output, for `Envoy.skip`."""
         return (stream,) if self.returns_tuple else stream
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails: a standard module this block lacks
-        # gets the one wording every block kind uses, still an AttributeError so
-        # `getattr(layer, "mlp", None)` picks the blocks.
-        try:
-            return super().__getattr__(name)
-        except AttributeError:
-            if name in BLOCK_MODULES and "_child_map" in self.__dict__:
-                raise AttributeError(missing_module(self, name)) from None
-            raise
 
     @EProperty("input", description="The residual stream entering the block")
     def layer_input(self, value) -> Residual:

@@ -15,7 +15,15 @@ from jaxtyping import Float
 from torch import Tensor
 
 from .eproperty import DerivedEProperty, EProperty
-from .recurrent import RecurrentMixer, State, States, kernel, needs_recurrent_routing, needs_torch_kernels
+from .recurrent import (
+    RecurrentMixer,
+    State,
+    States,
+    check_state,
+    kernel,
+    needs_recurrent_routing,
+    needs_torch_kernels,
+)
 from .standard import BATCH, KEY_DIM, MIXER_HEADS, SEQ, VALUE_DIM, named_layout
 
 # The queries or keys the delta rule receives, one per token and value head.
@@ -176,7 +184,13 @@ class LinearAttention(RecurrentMixer):
 
     @state_input.postprocess
     def state_input(self, value):
-        return with_argument(self._kernel_inputs(), "initial_state", value)
+        inputs = self._kernel_inputs()
+        if argument(inputs, "initial_state") is None:
+            # A fresh prompt has no state to compare with: the expected one is read off the kernel's inputs.
+            queries, values = argument(inputs, "query"), argument(inputs, "value")
+            shape = (values.shape[0], values.shape[2], queries.shape[-1], values.shape[-1])
+            check_state(self, "state_input", value, shape, "[batch, heads, key_dim, value_dim]")
+        return with_argument(inputs, "initial_state", value)
 
     @state_input.transform
     def state_input(self, view, raw):

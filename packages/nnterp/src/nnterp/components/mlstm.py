@@ -24,6 +24,7 @@ from nnsight.intervention.interleaver import Mediator
 
 from .eproperty import EProperty, unavailable
 from .linear_attention import Gates, LinearQK, LinearV
+from .names import value_label
 from .recurrent import RecurrentMixer, State
 
 NO_TOKEN_STATE = (
@@ -146,7 +147,7 @@ class Mlstm(RecurrentMixer):
     def state_input(self, value):
         args, kwargs = Mediator.value(f"{getattr(self, BACKEND).path}.input")
         if _fresh(kwargs):
-            raise ValueError(f"{self.path}.state_input: a fresh prompt starts from zeros and takes no state")
+            raise ValueError(f"{value_label(self, 'state_input')}: a fresh prompt starts from zeros and takes no state")
         return args, {**kwargs, "c_initial": value}
 
     @state_input.transform

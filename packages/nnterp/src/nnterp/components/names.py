@@ -69,6 +69,11 @@ def native_note(envoy: Any) -> str:
     return "" if envoy is envoy.root else f" (on {envoy.path})"
 
 
+def value_label(envoy: Any, name: str) -> str:
+    """Value `name` of `envoy` as an error leads with it: its standard name, then its native module."""
+    return f"{value_name(envoy, name)}{native_note(envoy)}"
+
+
 def block_index(envoy: Any) -> int | None:
     """The index of the text block holding `envoy` (the envoy itself when it is one), else `None`."""
     root = envoy.root
@@ -110,6 +115,23 @@ def missing_module(block: Any, name: str) -> str:
     )
 
 
+class BlockModules:
+    """Mixin for a block envoy on any engine: asking for a standard module it lacks raises `missing_module`'s message.
+
+    Mixed in before the envoy class (`class Layer(BlockModules, Standard)`). The error
+    stays an `AttributeError`, so `getattr(layer, "mlp", None)` still picks the blocks.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails.
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            if name in BLOCK_MODULES and "_child_map" in self.__dict__:
+                raise AttributeError(missing_module(self, name)) from None
+            raise
+
+
 def not_available(envoy: Any, name: str, reason: str) -> str:
     """The message of `Unavailable` for value `name` of `envoy`: its standard name, the native module, the reason."""
-    return f"{value_name(envoy, name)}{native_note(envoy)} is not available: {reason}"
+    return f"{value_label(envoy, name)} is not available: {reason}"

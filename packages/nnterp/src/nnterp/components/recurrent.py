@@ -36,7 +36,7 @@ from torch import Tensor
 
 from .eproperty import EProperty
 from .layer import Layer, Residual
-from .names import missing_module, native_note, standard_path
+from .names import missing_module, native_note, standard_path, value_label
 from .standard import BATCH, KEY_DIM, MIXER_HEADS, SEQ, VALUE_DIM, Standard, first_tensor, named_layout, rewrap
 
 # The state of a DeltaNet head or a Mamba-2 head: one key-by-value matrix per head.
@@ -50,7 +50,7 @@ CACHE_ARGUMENTS = ("cache", "cache_params", "past_key_values")
 
 def check_state(envoy: Any, name: str, value: Any, shape: tuple, layout: str) -> None:
     """Refuse a state written where no state is served to compare with (a fresh prompt's): `shape` is expected."""
-    label = f"{envoy.path}.{name}"
+    label = value_label(envoy, name)
     expected = f"a tensor of shape {tuple(shape)}, {layout}"
     if not isinstance(value, torch.Tensor):
         raise TypeError(f"{label} takes {expected}, got {type(value).__name__}")
@@ -511,8 +511,8 @@ class RecurrentMixer(Standard):
         if isinstance(write, torch.Tensor) and isinstance(current, torch.Tensor):
             if write.shape != current.shape or write.dtype != current.dtype:
                 raise ValueError(
-                    f"{self.path}.set_state_after({t}) takes a {current.dtype} tensor of shape "
-                    f"{tuple(current.shape)}, got {write.dtype} {tuple(write.shape)}"
+                    f"{standard_path(self)}.set_state_after({t}){native_note(self)} takes a {current.dtype} tensor "
+                    f"of shape {tuple(current.shape)}, got {write.dtype} {tuple(write.shape)}"
                 )
         Mediator.swap(location, write)
 

@@ -24,7 +24,7 @@ from nnsight.intervention.interleaver import Mediator
 from torch import Tensor
 
 from .eproperty import DerivedEProperty, EProperty, Unavailable, unavailable
-from .names import not_available
+from .names import not_available, value_label
 from .own_attention import always
 from .recurrent import RecurrentMixer, walk
 from .standard import BATCH, CHANNELS, SEQ, named_layout
@@ -131,7 +131,7 @@ class RgLru(RecurrentMixer):
     def state_input(self, value):
         args, kwargs = Mediator.value(f"{walk(self, SCAN).path}.input")
         if _starts_afresh((args, kwargs)):
-            raise ValueError(f"{self.path}.state_input: a call that starts at position 0 starts from zeros")
+            raise ValueError(f"{value_label(self, 'state_input')}: a call that starts at position 0 starts from zeros")
         return args, {**kwargs, "recurrent_states": value}
 
     @state_input.transform

@@ -29,6 +29,7 @@ from torch import Tensor
 
 from .eproperty import EProperty, unavailable
 from .mlp import Mlp, Neurons
+from .names import value_label
 from .own_attention import always
 from .recurrent import RecurrentMixer, kernel
 from .standard import BATCH, CHANNELS, SEQ, named_layout
@@ -147,7 +148,7 @@ class TimeMix(RecurrentMixer):
     def state_input(self, value):
         _, kwargs = self._kernel_inputs()
         if _fresh(kwargs.get("state")):
-            raise ValueError(f"{self.path}.state_input: a fresh prompt starts from zeros and takes no state")
+            raise ValueError(f"{value_label(self, 'state_input')}: a fresh prompt starts from zeros and takes no state")
         return tuple(value.unbind(-1))
 
     @state_input.transform

@@ -18,6 +18,7 @@ from jaxtyping import Float
 from torch import Tensor
 
 from .eproperty import DerivedEProperty, EProperty
+from .names import value_label
 from .recurrent import RecurrentMixer, body_path, kernel, needs_recurrent_routing, needs_torch_kernels
 from .standard import BATCH, CHANNELS, GROUPS, SEQ, STATE_DIM, named_layout
 
@@ -168,7 +169,9 @@ class SelectiveScan(RecurrentMixer):
     def state_input(self, value):
         inputs = self._kernel_inputs()
         if not self._decoding():
-            raise ValueError(f"{self.path}.state_input: the prompt's scan starts from zeros and takes no state")
+            raise ValueError(
+                f"{value_label(self, 'state_input')}: the prompt's scan starts from zeros and takes no state"
+            )
         # The kernel writes its new state into the buffer it is given: copy in, so the cache keeps it.
         with torch.no_grad():
             self.argument(inputs, "state").copy_(value)

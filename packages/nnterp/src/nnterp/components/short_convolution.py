@@ -21,6 +21,7 @@ from jaxtyping import Float
 from torch import Tensor
 
 from .eproperty import DerivedEProperty, EProperty, unavailable
+from .names import value_label
 from .recurrent import RecurrentMixer, kernel, needs_torch_kernels
 from .standard import BATCH, CHANNELS, named_layout
 
@@ -105,7 +106,9 @@ class ShortConvolution(RecurrentMixer):
     def state_input(self, value):
         inputs = self._kernel_inputs()
         if not self._decoding():
-            raise ValueError(f"{self.path}.state_input: a prompt's convolution starts from no window and takes none")
+            raise ValueError(
+                f"{value_label(self, 'state_input')}: a prompt's convolution starts from no window and takes none"
+            )
         # The kernel reads and rewrites the buffer it is given: copy in, so the cache keeps the written window.
         with torch.no_grad():
             self.argument(inputs, "state").copy_(value)
