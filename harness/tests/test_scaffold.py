@@ -4,6 +4,8 @@ import ast
 import subprocess
 import sys
 
+import pytest
+
 from nnterp_harness.scaffold import analyze, render, scaffold
 from nnterp_harness.scaffold.render import family_module, rename
 
@@ -227,6 +229,14 @@ def test_the_survey_lists_uncovered_types_and_sums_up_reports(tmp_path):
     if text_type(wrapper) in known():
         assert wrapper not in missing
     assert text_type("llama") is None
+    # The masked-LM map is read too: BERT has a family, and every listed type is one of the map's.
+    from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
+
+    masked = uncovered("masked-lm")
+    assert "bert" not in masked and set(masked) <= set(MODEL_FOR_MASKED_LM_MAPPING_NAMES)
+    assert "bart" in masked, "an encoder-decoder's masked-LM entry has no encoder family"
+    with pytest.raises(ValueError, match="the kinds are"):
+        uncovered("seq2seq")
     reports = [
         Report("a", tmp_path, passed=40),
         Report("b", tmp_path, passed=30, failed=["test_contribution_identity"], needs_person=["line 3"]),

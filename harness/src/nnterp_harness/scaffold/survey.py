@@ -24,16 +24,24 @@ def text_type(model_type: str) -> str | None:
     return inner if inner and inner != model_type else None
 
 
-def uncovered() -> list[str]:
-    """The causal-LM model types of the installed transformers that no family serves.
+def uncovered(kind: str = "causal-lm") -> list[str]:
+    """The model types of the installed transformers that no family serves, from one auto map.
 
-    A type is served by a family of its own name, or, for a wrapper, by the family of
-    its text config's model type (the one `StandardizedTransformer` picks).
+    `kind` is ``"causal-lm"`` (`MODEL_FOR_CAUSAL_LM_MAPPING_NAMES`, the types the scaffold
+    drafts) or ``"masked-lm"`` (`MODEL_FOR_MASKED_LM_MAPPING_NAMES`, the encoders). A type is
+    served by a family of its own name, or, for a wrapper, by the family of its text config's
+    model type (the one `StandardizedTransformer` picks).
     """
-    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+    from transformers.models.auto import modeling_auto
 
     from nnterp.families import known
 
+    maps = {
+        "causal-lm": modeling_auto.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        "masked-lm": modeling_auto.MODEL_FOR_MASKED_LM_MAPPING_NAMES,
+    }
+    if kind not in maps:
+        raise ValueError(f"uncovered(kind={kind!r}): the kinds are {sorted(maps)}")
     shipped = {name.replace("-", "_") for name in known()}
 
     def served(model_type: str) -> bool:
@@ -42,7 +50,7 @@ def uncovered() -> list[str]:
         inner = text_type(model_type)
         return inner is not None and inner.replace("-", "_") in shipped
 
-    return sorted(model_type for model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES if not served(model_type))
+    return sorted(model_type for model_type in maps[kind] if not served(model_type))
 
 
 def _one(model_type: str, root: Path, run: bool) -> Report:

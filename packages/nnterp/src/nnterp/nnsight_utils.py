@@ -27,7 +27,18 @@ def check_model(model: Any, what: str) -> None:
     raise TypeError(f"{what} takes a loaded StandardizedTransformer as its model, got {shown}{fix}")
 
 
-def check_padding(model: Any, idx: int) -> None:
+#: The `idx` that reads the mean over each prompt's own tokens, its padding left out.
+MEAN = "mean"
+
+
+def default_idx(model: Any, idx: int | str | None) -> int | str:
+    """`idx`, or the default position: the last token on a decoder, the first (`[CLS]`) on an encoder."""
+    if idx is not None:
+        return idx
+    return 0 if getattr(getattr(model, "family", None), "ENCODER", False) else -1
+
+
+def check_padding(model: Any, idx: int | str) -> None:
     """Refuse a token index that names different tokens in different rows under this tokenizer's padding.
 
     Raises:
@@ -35,8 +46,13 @@ def check_padding(model: Any, idx: int) -> None:
             (position 0 of a shorter, left-padded prompt is padding).
     """
     check_model(model, "check_padding")
+    if idx == MEAN:  # every row's own real tokens, whatever the padding side
+        return
     if not _is_int(idx):
-        raise TypeError(f"idx={idx!r} is not a token position: pass an int, -1 (the last token) by default")
+        raise TypeError(
+            f"idx={idx!r} is not a token position: pass an int (-1, the last token, on a decoder; 0, the first, "
+            f"on an encoder) or {MEAN!r} for the mean over each prompt's tokens"
+        )
     side = getattr(model.tokenizer, "padding_side", "right")
     if idx < 0 and side != "left":
         error = ValueError(f"a negative token index needs left padding, and the tokenizer pads {side!r}")
@@ -94,17 +110,19 @@ def get_token_activations(
     layers: Iterable[int] | int | None = None,
     get_activations: Callable[[Any, int], Any] | None = None,
     remote: bool | str = False,
-    idx: int | None = None,
+    idx: int | str | None = None,
     tracer: Any = None,
 ) -> torch.Tensor:
     """The activation at token `idx` of every prompt at each block of `layers`: `[len(layers), num_prompts, ...]`.
 
-    Without `tracer=` it opens a trace, stops it after the last requested block and
-    returns the result on the CPU. With `tracer=` it reads inside that open trace
-    and returns the live tensor, for the caller to `.save()`.
+    `idx` is a position, by default the last token on a decoder and the first (`[CLS]`)
+    on an encoder, or `"mean"`: the mean over each prompt's own tokens, padding left out
+    (the sentence vector of an encoder). Without `tracer=` it opens a trace, stops it
+    after the last requested block and returns the result on the CPU. With `tracer=` it
+    reads inside that open trace and returns the live tensor, for the caller to `.save()`.
     """
     check_model(model, "get_token_activations")
-    idx = -1 if idx is None else idx
+    idx = default_idx(model, idx)
     check_padding(model, idx)
     layers = _layers(model, layers)
     get_activations = get_activations or layer_output
@@ -119,12 +137,19 @@ def get_token_activations(
     return acts
 
 
-def _read(model: Any, layers: list[int], get_activations: Callable[[Any, int], Any], idx: int) -> torch.Tensor:
+def _read(
+    model: Any, layers: list[int], get_activations: Callable[[Any, int], Any], idx: int | str
+) -> torch.Tensor:
     """Inside a trace: the values at token `idx`, read in forward (ascending block) order, stacked in `layers`' order."""
     rows: list[Any] = [None] * len(layers)
     count = len(model.layers)
+    # The mask is the model's input, so it is read before any block.
+    weights = _token_weights(model) if idx == MEAN else None
     for i in sorted(range(len(layers)), key=lambda i: layers[i] % count):
         value = get_activations(model, layers[i])
+        if weights is not None:
+            rows[i] = (value * weights[..., None].to(value.dtype)).sum(1)
+            continue
         seq = value.shape[1]
         if not -seq <= idx < seq:
             raise IndexError(
@@ -135,6 +160,12 @@ def _read(model: Any, layers: list[int], get_activations: Callable[[Any, int], A
     return torch.stack(rows)
 
 
+def _token_weights(model: Any) -> torch.Tensor:
+    """Each row's real tokens weighted one over their count, padding zero: `[batch, seq]`, summing to one per row."""
+    mask = model.attention_mask.float()
+    return mask / mask.sum(-1, keepdim=True)
+
+
 def collect_last_token_activations_session(
     model: Any,
     prompts: list,
@@ -142,12 +173,12 @@ def collect_last_token_activations_session(
     layers: Iterable[int] | int | None = None,
     get_activations: Callable[[Any, int], Any] | None = None,
     remote: bool | str = False,
-    idx: int | None = None,
+    idx: int | str | None = None,
     tqdm: Callable | None = None,
 ) -> torch.Tensor:
     """`get_token_activations` over batches of `prompts` inside one `model.session`: one request when remote."""
     check_model(model, "collect_last_token_activations_session")
-    idx = -1 if idx is None else idx
+    idx = default_idx(model, idx)
     check_padding(model, idx)
     layers = _layers(model, layers)
     batches = _batches(prompts, batch_size, tqdm)
@@ -169,7 +200,7 @@ def collect_token_activations_batched(
     layers: Iterable[int] | int | None = None,
     get_activations: Callable[[Any, int], Any] | None = None,
     remote: bool | str = False,
-    idx: int | None = None,
+    idx: int | str | None = None,
     tqdm: Callable | None = None,
     use_session: bool = True,
 ) -> torch.Tensor:
@@ -220,6 +251,7 @@ __all__ = [
     "check_model",
     "check_padding",
     "collect_last_token_activations_session",
+    "MEAN",
     "collect_token_activations_batched",
     "compute_next_token_probs",
     "get_token_activations",
