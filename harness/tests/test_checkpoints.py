@@ -23,7 +23,7 @@ DEMO_LIMIT = 20_000_000
 PROBE = "The Eiffel Tower is in"
 
 TINY = sorted(checkpoints.ENTRIES)
-ALL = [*TINY, checkpoints.DEMO_NAME]
+ALL = [*TINY, checkpoints.DEMO_NAME, checkpoints.MLM_DEMO_NAME]
 
 
 def one_id(value):
@@ -123,6 +123,8 @@ def test_demo_config_shape(root: Path) -> None:
     config = AutoConfig.from_pretrained(root / checkpoints.DEMO_NAME)
     assert config.model_type == "llama"
     assert config.vocab_size <= VOCAB_SIZE
+    encoder = AutoConfig.from_pretrained(root / checkpoints.MLM_DEMO_NAME)
+    assert encoder.model_type == "bert" and encoder.vocab_size <= VOCAB_SIZE
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -269,3 +271,17 @@ def test_demo_landmark_accuracy(demo) -> None:
             top = int(model(input_ids=ids).logits[0, -1].argmax())
         hits += tokenizer.decode([top]) == " " + landmark.city
     assert hits / len(facts.LANDMARKS) >= 0.8, f"{hits}/{len(facts.LANDMARKS)}"
+
+
+def test_mlm_demo_fills_the_mask_with_paris(root: Path) -> None:
+    from transformers import AutoModelForMaskedLM
+
+    path = root / checkpoints.MLM_DEMO_NAME
+    model, tokenizer = AutoModelForMaskedLM.from_pretrained(path).eval(), AutoTokenizer.from_pretrained(path)
+    ids = tokenizer("The Eiffel Tower is in the city of [MASK].", return_tensors="pt")["input_ids"]
+    with torch.no_grad():
+        logits = model(input_ids=ids).logits[0]
+    probs = logits[ids[0] == tokenizer.mask_token_id][0].softmax(-1)
+    paris = tokenizer(" Paris", add_special_tokens=False)["input_ids"][0]
+    assert int(probs.argmax()) == paris, tokenizer.decode([int(probs.argmax())])
+    assert probs[paris] > 0.5

@@ -42,14 +42,16 @@ from .tokenizer import build_encoder_tokenizer, build_tokenizer, encoder_token_i
 SEED = 0
 MANIFEST = "manifest.json"
 DEMO_NAME = "demo"
+#: The trained masked-LM demo (`nnterp_harness.train_mlm_demo`), the encoder guide's and tutorial's model.
+MLM_DEMO_NAME = "demo_mlm"
 # Std of the noise added to parameters that initialise to a constant (norm
 # weights, biases), so that every saved value carries information.
 CONSTANT_NOISE_STD = 0.1
 
 #: Every tiny checkpoint, by name: the data entries and the `ENTRIES` of each module under `nnterp_harness.entries`.
 ENTRIES: dict[str, Entry] = entries.collect()
-# Every checkpoint with a manifest: the tiny ones and the trained demo.
-ALL_NAMES: tuple[str, ...] = (*ENTRIES, DEMO_NAME)
+# Every checkpoint with a manifest: the tiny ones and the two trained demos.
+ALL_NAMES: tuple[str, ...] = (*ENTRIES, DEMO_NAME, MLM_DEMO_NAME)
 
 
 def tokenizer_for(kind: str, config: transformers.PretrainedConfig | None = None) -> PreTrainedTokenizerBase:
@@ -243,7 +245,8 @@ def save_checkpoint(
 def build(name: str, root: Path | str | None = None) -> Path:
     """Build tiny checkpoint ``name`` into ``root`` (the repository's by default)."""
     if name not in ENTRIES:
-        hint = " (built by python -m nnterp_harness.train_demo)" if name == DEMO_NAME else ""
+        trained = {DEMO_NAME: "train_demo", MLM_DEMO_NAME: "train_mlm_demo"}
+        hint = f" (built by python -m nnterp_harness.{trained[name]})" if name in trained else ""
         raise KeyError(f"no tiny checkpoint entry {name!r}{hint}; entries: {', '.join(ENTRIES)}")
     return build_entry(ENTRIES[name], root)
 

@@ -31,10 +31,10 @@ import torch.nn.functional as F
 from transformers import AutoConfig, AutoModelForMaskedLM, PreTrainedModel, PreTrainedTokenizerBase
 
 from . import facts, locate
-from .checkpoints import save_checkpoint, tokenizer_for
+from .checkpoints import MLM_DEMO_NAME, save_checkpoint, tokenizer_for
 from .tokenizer import SPECIAL_ID, VOCAB_SIZE
 
-NAME = "demo_mlm"
+NAME = MLM_DEMO_NAME
 SEED = 1234
 THREADS = 2
 PROBE = "The Eiffel Tower is in the city of [MASK]."
