@@ -159,7 +159,13 @@ class FamilyContract:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.EXPECTED_UNAVAILABLE = {**cls.KIND_UNAVAILABLE, **cls.EXPECTED_UNAVAILABLE}
+        # What the class itself declares, or what its nearest base declared: the merged dict a base holds
+        # carries that base's kind, which is not this class's when a check class changes the kind.
+        declared = cls.__dict__.get("EXPECTED_UNAVAILABLE")
+        if declared is None:
+            declared = next((vars(base)["_DECLARED"] for base in cls.__mro__[1:] if "_DECLARED" in vars(base)), {})
+        cls._DECLARED = dict(declared)
+        cls.EXPECTED_UNAVAILABLE = {**cls.KIND_UNAVAILABLE, **declared}
 
     # -- fixtures and hooks ------------------------------------------------------------
 
