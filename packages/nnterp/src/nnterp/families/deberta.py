@@ -117,7 +117,9 @@ class Attention(OwnAttention):
     )
     attention_keys = own_value("attention_keys", "self.source.chunk_0.output", select=1)
     attention_values = own_value(
-        "attention_values", "self.source.value_layer_0.output", description="The values entering attention, with their bias"
+        "attention_values",
+        "self.source.value_layer_0.output",
+        description="The values entering attention, with their bias",
     )
     attention_scores = own_value(
         "attention_scores",
