@@ -1,4 +1,4 @@
-"""DeBERTa's block, shared by DeBERTa and DeBERTa-v2: BERT's layout, with a forward that calls each module itself.
+"""DeBERTa's block, shared by DeBERTa, DeBERTa-v2 and MPNet: BERT's layout, its forward calling each module itself.
 
 `h = attention.self_output.LayerNorm(x + attention(x)); out = mlp.ffn_output.LayerNorm(h + mlp(h))`
 
@@ -13,9 +13,10 @@ a function that hands `h` on unchanged, and `output` a call of the container on
 `h`: the container runs the same two modules in the same order, and every number is
 the model's own. The parameter names move with the modules
 (`...layer.0.mlp.intermediate.dense.weight`), so a model saved from an nnterp load
-no longer loads in transformers.
+no longer loads in transformers. MPNet's block calls its feed-forward path the same
+way (its attention holds no `output` module, so only the feed-forward path moves).
 
-The block returns `(hidden_states, attention_weights)`, and the encoder unpacks both,
+A DeBERTa block returns `(hidden_states, attention_weights)`, and the encoder unpacks both,
 so a skipped block hands on `(stream, None)` (`DebertaLayer`).
 """
 
