@@ -32,6 +32,11 @@ UNSERVED: dict[str, Reason] = {
     "bart": Reason(_SEQ2SEQ),
     "mbart": Reason(_SEQ2SEQ),
     "mvp": Reason(_SEQ2SEQ),
+    "mra": Reason(
+        "MRA's attention runs only in a CUDA kernel that transformers fetches from the Hub (kernels-community/mra); "
+        "without it transformers' `mra2_attention` returns zeros for every head's output, so the attention adds "
+        "nothing and no attention value would be the model's."
+    ),
 }
 
 
