@@ -37,6 +37,27 @@ UNSERVED: dict[str, Reason] = {
         "without it transformers' `mra2_attention` returns zeros for every head's output, so the attention adds "
         "nothing and no attention value would be the model's."
     ),
+    "fnet": Reason(
+        "FNet mixes the tokens with a Fourier transform over the sequence and the hidden axes in place of "
+        "attention, so it has no queries, keys or pattern, and its forward takes no attention mask: the transform "
+        "runs over the padding too, so a right-padded prompt's values change with the length of its batch."
+    ),
+    "funnel": Reason(
+        "Funnel pools the sequence between its groups of blocks (each group after the first halves the positions) "
+        "and its decoder upsamples the last group's output and adds the first group's, so its blocks share no "
+        "sequence axis: a later block's stream has fewer positions than the prompt has tokens."
+    ),
+    "perceiver": Reason(
+        "Perceiver's blocks run over a fixed array of latents, not the tokens: the input enters once through a "
+        "cross-attention from the latents and a decoder's cross-attention maps the latents back onto the positions, "
+        "so no block carries a residual stream with one vector per token."
+    ),
+    "reformer": Reason(
+        "Reformer's blocks are reversible: each carries two streams, adding the attention to one and the "
+        "feed-forward output to the other (`y1 = x1 + attention(x2)`, `y2 = x2 + feed_forward(y1)`), joined only "
+        "after the last block, so no block has one residual stream; its attention hashes or chunks the positions "
+        "(LSH buckets, local chunks), so it holds no pattern over the prompt's tokens."
+    ),
 }
 
 
