@@ -36,7 +36,7 @@ from nnterp.components import Attention, Layer, Mlp
 from nnterp.components.attention import config_value, module_config
 from nnterp.families.modernbert_decoder import lm_head_output, project_on_vocab
 
-__all__ = ["ENVOYS", "RENAME", "WindowedAttention", "lm_head_output", "project_on_vocab"]
+__all__ = ["BLOCK_RENAME", "ENVOYS", "RENAME", "WindowedAttention", "lm_head_output", "project_on_vocab"]
 
 ENCODER = True
 
