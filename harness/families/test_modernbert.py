@@ -78,3 +78,16 @@ class TestModernBert(FamilySuite):
         assert alone.shape[1] == real
         assert torch.allclose(padded[1, :real], alone[0], atol=1e-5)
         assert torch.allclose(logits[1, :real], alone_logits[0], atol=1e-4)
+
+    def test_the_pre_norm_identity_is_exact(self, model):
+        # The block adds in this order, so the sum is bit for bit the block's output, padded batch included.
+        count = len(model.layers)
+
+        def body(m):
+            return [
+                (b.layer_input, b.self_attn.attention_output, b.mlp.mlp_output, b.layer_output)
+                for b in (m.layers[i] for i in range(count))
+            ]
+
+        for index, (x, attention, mlp, out) in enumerate(run(model, body, ["The Eiffel Tower is in", "Paris"])):
+            assert torch.equal(x + attention + mlp, out), f"block {index}: the sum is not layer_output bit for bit"

@@ -47,3 +47,16 @@ class TestModernVBert(FamilySuite):
         # Block 0 reads the token embeddings normed by the text model's embedding module, with no image in them.
         norm = model._module.model.text_model.embeddings.norm
         assert torch.equal(entering, norm(tokens))
+
+    def test_the_pre_norm_identity_is_exact(self, model):
+        # The block adds in this order, so the sum is bit for bit the block's output, padded batch included.
+        count = len(model.layers)
+
+        def body(m):
+            return [
+                (b.layer_input, b.self_attn.attention_output, b.mlp.mlp_output, b.layer_output)
+                for b in (m.layers[i] for i in range(count))
+            ]
+
+        for index, (x, attention, mlp, out) in enumerate(run(model, body, ["The Eiffel Tower is in", "Paris"])):
+            assert torch.equal(x + attention + mlp, out), f"block {index}: the sum is not layer_output bit for bit"
