@@ -39,6 +39,17 @@ def test_inspect_a_family_checkpoint(path, inspect_here):
     assert "logit lens" in out
 
 
+def test_inspect_an_encoder_reads_the_mask_and_the_post_ln_identity(path, inspect_here):
+    result = inspect_here(path("bert"), "--prompt", "The Eiffel Tower is in the city of")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "family      nnterp.families.bert" in out
+    assert "the city of [MASK].'" in out and "read at the mask token, position 9" in out
+    assert "post-LN block, layer_input + attention_output == layer_mid" in out
+    assert out.count("max |difference| = 0\n") == 2
+    assert "model's prediction at the mask" in out
+
+
 def test_inspect_a_path_that_is_no_checkpoint(tmp_path, inspect_here):
     result = inspect_here(str(tmp_path))
     assert result.returncode != 0

@@ -2,8 +2,9 @@
 
 It prints the family and the sizes, block 0 drawn with the standard names beside
 the native ones, the `support()` table with its reasons, and one trace on the
-prompt: the contribution identity checked on every block and the logit lens's top
-token per block.
+prompt: the contribution identity checked on every block (its post-LN form on a post-LN
+block) and the logit lens's top token per block, at the last position on a decoder and at
+the mask token on an encoder (the mask is appended to a prompt that has none).
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ def inspect(source: str, prompt: str, out=None) -> None:
     """Load `source` and print the report to `out` (the current `sys.stdout` by default); errors propagate."""
     import nnsight
 
+    from .components import PostLNLayer
+    from .encoders import is_encoder
     from .standardized import StandardizedTransformer
 
     model = StandardizedTransformer(source, dispatch=True, attn_implementation="eager", device="cpu")
@@ -115,38 +118,53 @@ def inspect(source: str, prompt: str, out=None) -> None:
         for name in ("self_attn.attention_output", "mlp.mlp_output", "layer_input")
     }
     identity = has["self_attn.attention_output"] and has["mlp.mlp_output"]
+    # A post-LN block norms after each add, so its identity is the first half of the chain.
+    post_ln = isinstance(model.layers[0], PostLNLayer)
+    encoder = is_encoder(model.family)
+    if encoder and model.tokenizer.mask_token not in prompt:
+        prompt = f"{prompt} {model.tokenizer.mask_token}."
     errors, lens = [], []
     with model.trace(prompt):
+        if encoder:
+            position = model.mask_token_mask[0].nonzero()[0, 0].save()
         for index in blocks:
             block = model.layers[index]
             if identity:
                 x = block.layer_input
                 attn = block.self_attn.attention_output
+                mid = block.layer_mid if post_ln else None
                 mlp = block.mlp.mlp_output
             out_stream = block.layer_output
             if identity:
-                errors.append(((x + attn + mlp) - out_stream).abs().max().item())
-            lens.append(model.project_on_vocab(out_stream)[0, -1].detach().float().softmax(-1))
+                total = mid if post_ln else out_stream
+                errors.append(((x + attn + (0 if post_ln else mlp)) - total).abs().max().item())
+            at = position if encoder else -1
+            lens.append(model.project_on_vocab(out_stream)[0, at].detach().float().softmax(-1))
         errors = nnsight.save(errors)
         lens = nnsight.save(lens)
-        final = model.logits[0, -1].detach().float().softmax(-1).save()
+        final = model.logits[0, position if encoder else -1].detach().float().softmax(-1).save()
     ids = model.tokenizer(prompt)["input_ids"]
-    write(f"one trace on {prompt!r} ({len(ids)} tokens)")
+    where = f", read at the mask token, position {int(position)}" if encoder else ""
+    write(f"one trace on {prompt!r} ({len(ids)} tokens{where})")
     answer = int(final.argmax())
     answer_text = model.tokenizer.decode([answer])
-    if identity:
+    if identity and post_ln:
+        write("contribution identity of a post-LN block, layer_input + attention_output == layer_mid:")
+    elif identity:
         write("contribution identity, layer_input + attention_output + mlp_output == layer_output:")
-        for index, error in zip(blocks, errors):
-            write(f"  block {index}: max |difference| = {error:.3g}")
     else:
         write("contribution identity: not checked, this checkpoint lacks a contribution (see support())")
+    if identity:
+        for index, error in zip(blocks, errors):
+            write(f"  block {index}: max |difference| = {error:.3g}")
     write(f"logit lens (project_on_vocab on each block's layer_output), top token and P({answer_text!r}):")
     for index, probs in zip(blocks, lens):
         top = int(probs.argmax())
         write(
             f"  block {index}: {model.tokenizer.decode([top])!r:<14} p={float(probs[top]):.3f}   P({answer_text!r})={float(probs[answer]):.3f}"
         )
-    write(f"model's next token: {answer_text!r} (p={float(final[answer]):.3f})")
+    what = "prediction at the mask" if encoder else "next token"
+    write(f"model's {what}: {answer_text!r} (p={float(final[answer]):.3f})")
 
 
 def _size(model, name: str):
