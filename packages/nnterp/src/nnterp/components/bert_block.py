@@ -26,7 +26,10 @@ terms entering each add (each output projection's dropout), `layer_mid ==
 layer_input + attention_output`, and `layer_output ==
 mlp.ffn_output.LayerNorm(mlp_norm_output + mlp_output)`, bit for bit. The
 attention's interior is read inside the inner `self` module, at its call of the
-shared attention interface.
+shared attention interface (`BertAttention`), or, on the encoders whose inner
+module still multiplies, masks and normalizes in its own forward (Megatron-BERT,
+RemBERT, TAPAS, LUKE, BigBird's full attention), at those operations
+(`BertOwnAttention`), under every attention implementation.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from .attention import INTERFACE, Attention, interface_reason
 from .eproperty import EProperty
 from .layer import Residual
 from .mlp import Mlp
-from .own_attention import own_value
+from .own_attention import HEADS_FIRST, KEYS_TRANSPOSED, OwnAttention, own_value
 from .regrouped import Regrouping
 from .standard import Plain
 
@@ -156,3 +159,27 @@ class BertMlp(Mlp):
     )
     def mlp_output(self, value) -> Residual:
         return value
+
+
+def _own(name: str, location: str, shape: Any = None, **kwargs: Any) -> EProperty:
+    """The base attention's value `name`, read at operation `location` of the inner `self` module's own forward."""
+    if shape is not None:
+        kwargs["shape"] = shape
+    return own_value(name, f"self.source.{location}", **kwargs)
+
+
+class BertOwnAttention(OwnAttention, BertAttention):
+    """A BERT attention whose inner `self` does its own arithmetic, BERT's original forward.
+
+    The inner forward multiplies the heads-first queries by the transposed keys
+    (`torch.matmul`), divides by the head width's square root, adds the mask, takes the
+    softmax, runs its dropout module on the pattern and multiplies the pattern by the
+    values: each value is read at its operation, the keys where the product takes them.
+    """
+
+    attention_queries = _own("attention_queries", "torch_matmul_0.inputs", select=0)
+    attention_keys = _own("attention_keys", "torch_matmul_0.inputs", KEYS_TRANSPOSED, select=1)
+    attention_values = _own("attention_values", "torch_matmul_1.inputs", select=1)
+    attention_scores = _own("attention_scores", "nn_functional_softmax_0.input")
+    attention_probabilities = _own("attention_probabilities", "self_dropout_0.output")
+    attention_head_outputs = _own("attention_head_outputs", "torch_matmul_1.output", HEADS_FIRST)
