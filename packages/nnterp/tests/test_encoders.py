@@ -90,3 +90,35 @@ def test_skip_layers_hands_the_stream_on(bert):
         probs = bert.mask_token_probs.save()
     assert torch.equal(entering, leaving)
     assert probs.shape == (1, bert.vocab_size)
+
+
+def test_an_encoder_type_registered_as_a_causal_lm_resolves_to_its_encoder_family():
+    from transformers.models.auto import modeling_auto
+
+    from nnterp.families import has_family, lookup
+
+    both = set(modeling_auto.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES) & set(modeling_auto.MODEL_FOR_MASKED_LM_MAPPING_NAMES)
+    served = sorted(t for t in both if has_family(t) and t != "xlm")  # XLM's one class is both its heads
+    assert "bert" in served and "roberta" in served
+    assert [t for t in served if not getattr(lookup(t), "ENCODER", False)] == []
+
+
+def test_a_checkpoint_saved_as_the_causal_lm_class_loads_under_the_masked_lm_head(path, tmp_path):
+    import shutil
+
+    from transformers import BertLMHeadModel
+
+    source = path("bert")
+    causal = BertLMHeadModel.from_pretrained(source, attn_implementation="eager").eval()
+    assert not causal.config.is_decoder, "transformers' causal-LM entry for BERT, bidirectional as saved"
+    causal.save_pretrained(tmp_path)
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(f"{source}/{name}", tmp_path / name)
+    model = StandardizedTransformer(str(tmp_path), dispatch=True, attn_implementation="eager")
+    assert model.family.__name__ == "nnterp.families.bert" and model.task == "fill-mask"
+    ids = model.tokenizer(SENTENCES[0], return_tensors="pt")["input_ids"]
+    with model.trace(SENTENCES[0]):
+        logits = model.logits.save()
+    with torch.no_grad():
+        expected = causal(input_ids=ids).logits
+    assert torch.equal(logits, expected), "the masked-LM load of the causal-LM checkpoint computes other logits"

@@ -137,9 +137,7 @@ def get_token_activations(
     return acts
 
 
-def _read(
-    model: Any, layers: list[int], get_activations: Callable[[Any, int], Any], idx: int | str
-) -> torch.Tensor:
+def _read(model: Any, layers: list[int], get_activations: Callable[[Any, int], Any], idx: int | str) -> torch.Tensor:
     """Inside a trace: the values at token `idx`, read in forward (ascending block) order, stacked in `layers`' order."""
     rows: list[Any] = [None] * len(layers)
     count = len(model.layers)
