@@ -122,3 +122,12 @@ def test_a_checkpoint_saved_as_the_causal_lm_class_loads_under_the_masked_lm_hea
     with torch.no_grad():
         expected = causal(input_ids=ids).logits
     assert torch.equal(logits, expected), "the masked-LM load of the causal-LM checkpoint computes other logits"
+
+
+def test_the_vllm_engine_says_why_it_serves_no_encoder():
+    from nnterp.families import UnsupportedFamily, lookup
+
+    with pytest.raises(UnsupportedFamily, match="'bert' on vllm: it is an encoder.*StandardizedTransformer"):
+        lookup("bert", engine="vllm")
+    with pytest.raises(UnsupportedFamily, match="no standardization for model_type 'reformer' on vllm; known"):
+        lookup("reformer", engine="vllm")

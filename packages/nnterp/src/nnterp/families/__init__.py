@@ -178,6 +178,12 @@ def lookup(model_type: str, engine: str | None = None) -> Any:
         contract.validate(family, engine)
         return family
     if engine != "transformers":
+        if engine == "vllm" and _is_encoder_type(model_type):
+            raise UnsupportedFamily(
+                f"no standardization for model_type {model_type!r} on vllm: it is an encoder, which vLLM runs as a "
+                "pooling model (embeddings, classification) with no sampling step, and nnsight's vLLM engine drives "
+                "generation only; load it with StandardizedTransformer, which serves its masked-LM head"
+            )
         raise UnsupportedFamily(f"no standardization for model_type {model_type!r} on {engine}; known: {known(engine)}")
     warnings.warn(
         f"nnterp has no family for model_type {model_type!r}; the default family standardizes it as a "
@@ -240,3 +246,8 @@ __all__ = [
     "module_name",
     "register",
 ]
+
+
+def _is_encoder_type(model_type: str) -> bool:
+    """Whether the transformers engine's family for `model_type` declares itself an encoder."""
+    return has_family(model_type) and bool(getattr(lookup(model_type), "ENCODER", False))
