@@ -3,7 +3,6 @@
 import torch
 
 from nnterp import StandardizedTransformer
-
 from nnterp.families import xlm
 from nnterp_harness.post_ln import POST_LN_UNAVAILABLE
 from nnterp_harness.release import family
