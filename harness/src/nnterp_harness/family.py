@@ -99,6 +99,9 @@ class FamilyContract:
     - `EMBEDDING_WIDTH_KEY`: the config key holding the token table's width, where the
       table is narrower than the stream and projected onto it (ALBERT's factorized
       `embedding_size`); `None` where the table is `hidden_size` wide.
+    - `HEAD_SIDE_PATH`: the output projection also reads vectors that no softmax head
+      makes, after the heads' (ConvBERT's span-based convolution heads), so zeroed
+      `attention_head_outputs` reach it as zeros beside those.
     - `LOAD_KWARGS`: extra load arguments for both fixtures.
     - `MOE_UNAVAILABLE`: mixture value name (``"shared_expert_output"``) -> a
       substring of its reason, for the mixture values the mixture lacks.
@@ -148,6 +151,7 @@ class FamilyContract:
     QUERY_GATED = False
     MLP_WIDTH_KEY: str | None = None
     EMBEDDING_WIDTH_KEY: str | None = None
+    HEAD_SIDE_PATH = False
     LOAD_KWARGS: dict[str, Any] = {}
     MOE_UNAVAILABLE: dict[str, str] = {}
     ROUTER_EXTRA_CLASSES: tuple[type, ...] = ()
@@ -1103,12 +1107,18 @@ class FamilyContract:
             def silent(m):
                 a = m.layers[index].self_attn
                 a.attention_head_outputs = a.attention_head_outputs * 0
-                return a.attention_output
+                return a.o_proj.input if self.HEAD_SIDE_PATH else a.attention_output
 
             out = run(model, silent)
-            assert float((out - out[:, :1]).detach().abs().max()) == 0.0, (
-                "zeroed heads left a position-dependent contribution"
-            )
+            if self.HEAD_SIDE_PATH:
+                attn = model.layers[index].self_attn
+                width = axis_size(attn, "num_heads") * axis_size(attn, "head_dim")
+                assert float(out[..., :width].detach().abs().max()) == 0.0, "zeroed heads reached o_proj as non-zeros"
+                assert float(out[..., width:].detach().abs().max()) > 0.0, "the side path is silent too"
+            else:
+                assert float((out - out[:, :1]).detach().abs().max()) == 0.0, (
+                    "zeroed heads left a position-dependent contribution"
+                )
 
         if self.available(model, "self_attn.attention_queries"):
 
