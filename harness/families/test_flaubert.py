@@ -73,3 +73,17 @@ class TestFlaubert(FamilySuite):
 
         assert torch.equal(run(bare, body), run(model, body))
         assert bare.dispatched and isinstance(bare._module.layers[0], xlm.XLMBlock)
+
+    def test_a_loaded_bare_trunk_is_gathered(self, model, checkpoint):
+        # A trunk handed over as a module is the root too: the wrapper gathers its blocks before mirroring it.
+        from transformers import AutoModel, AutoTokenizer
+
+        trunk = AutoModel.from_pretrained(str(checkpoint), attn_implementation="eager")
+        bare = StandardizedTransformer(
+            trunk, task="feature-extraction", tokenizer=AutoTokenizer.from_pretrained(str(checkpoint))
+        )
+        assert len(bare.layers) == len(model.layers) and isinstance(trunk.layers[0], xlm.XLMBlock)
+        assert bare.tokenizer.padding_side == "right", "an encoder's batch pads on the right"
+        assert torch.equal(
+            run(bare, lambda m: m.layers[0].layer_output), run(model, lambda m: m.layers[0].layer_output)
+        )
