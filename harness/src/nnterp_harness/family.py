@@ -96,6 +96,12 @@ class FamilyContract:
     - `QUERY_GATED`: the query projection is twice as wide (queries and a gate).
     - `MLP_WIDTH_KEY`: the config key holding the MLP width, when it is not
       ``intermediate_size`` (a key whose value is `None` is not checked).
+    - `EMBEDDING_WIDTH_KEY`: the config key holding the token table's width, where the
+      table is narrower than the stream and projected onto it (ALBERT's factorized
+      `embedding_size`); `None` where the table is `hidden_size` wide.
+    - `HEAD_SIDE_PATH`: the output projection also reads vectors that no softmax head
+      makes, after the heads' (ConvBERT's span-based convolution heads), so zeroed
+      `attention_head_outputs` reach it as zeros beside those.
     - `LOAD_KWARGS`: extra load arguments for both fixtures.
     - `MOE_UNAVAILABLE`: mixture value name (``"shared_expert_output"``) -> a
       substring of its reason, for the mixture values the mixture lacks.
@@ -144,6 +150,8 @@ class FamilyContract:
     KV_HEADS_EXPANDED = False
     QUERY_GATED = False
     MLP_WIDTH_KEY: str | None = None
+    EMBEDDING_WIDTH_KEY: str | None = None
+    HEAD_SIDE_PATH = False
     LOAD_KWARGS: dict[str, Any] = {}
     MOE_UNAVAILABLE: dict[str, str] = {}
     ROUTER_EXTRA_CLASSES: tuple[type, ...] = ()
@@ -478,9 +486,11 @@ class FamilyContract:
 
         out = run(model, body)
         hidden, vocab = model.hidden_size, model.vocab_size
+        config = model.config.get_text_config()
+        widths = {"embed": getattr(config, self.EMBEDDING_WIDTH_KEY) if self.EMBEDDING_WIDTH_KEY else hidden}
         for name in ("embed", "attn", "mlp", "last", "norm"):
             if name in out:
-                assert out[name].shape[-1] == hidden, f"{name}: {tuple(out[name].shape)}"
+                assert out[name].shape[-1] == widths.get(name, hidden), f"{name}: {tuple(out[name].shape)}"
         assert out["head"].shape[-1] == vocab
 
     # == availability =====================================================================
@@ -1103,12 +1113,18 @@ class FamilyContract:
             def silent(m):
                 a = m.layers[index].self_attn
                 a.attention_head_outputs = a.attention_head_outputs * 0
-                return a.attention_output
+                return a.o_proj.input if self.HEAD_SIDE_PATH else a.attention_output
 
             out = run(model, silent)
-            assert float((out - out[:, :1]).detach().abs().max()) == 0.0, (
-                "zeroed heads left a position-dependent contribution"
-            )
+            if self.HEAD_SIDE_PATH:
+                attn = model.layers[index].self_attn
+                width = axis_size(attn, "num_heads") * axis_size(attn, "head_dim")
+                assert float(out[..., :width].detach().abs().max()) == 0.0, "zeroed heads reached o_proj as non-zeros"
+                assert float(out[..., width:].detach().abs().max()) > 0.0, "the side path is silent too"
+            else:
+                assert float((out - out[:, :1]).detach().abs().max()) == 0.0, (
+                    "zeroed heads left a position-dependent contribution"
+                )
 
         if self.available(model, "self_attn.attention_queries"):
 
@@ -1386,7 +1402,8 @@ class FamilyContract:
         assert logits.shape[-1] == model.vocab_size
         head = self.vocab_projection(model)._module
         assert head.weight.shape[0] == model.vocab_size
-        assert model.embed_tokens._module.weight.shape[-1] == model.hidden_size
+        table = getattr(config, self.EMBEDDING_WIDTH_KEY) if self.EMBEDDING_WIDTH_KEY else model.hidden_size
+        assert model.embed_tokens._module.weight.shape[-1] == table
         width = getattr(config, self.MLP_WIDTH_KEY or "intermediate_size", None)
         if width is not None:
             assert model.intermediate_size == width

@@ -31,6 +31,12 @@ _SEQ2SEQ = (
 UNSERVED: dict[str, Reason] = {
     "bart": Reason(_SEQ2SEQ),
     "mbart": Reason(_SEQ2SEQ),
+    "mobilebert": Reason(
+        "MobileBERT's blocks run their attention and their stacked feed-forward networks in a bottleneck stream "
+        "(true_hidden_size wide, 128 on the released checkpoints against a 512-wide stream) with residual adds of "
+        "its own, which a projection adds back to the block's input once: no sublayer adds a term to the residual "
+        "stream, so attention_output, mlp_output and layer_mid name no tensor of the stream's width."
+    ),
     "mvp": Reason(_SEQ2SEQ),
     "mra": Reason(
         "MRA's attention runs only in a CUDA kernel that transformers fetches from the Hub (kernels-community/mra); "

@@ -44,6 +44,7 @@ from .components import (
 )
 from .components.eproperty import mark_skipped
 from .components.names import not_available
+from .components.regrouped import Regrouping
 from .components.standard import Plain
 from .components.vision import tower_rows
 from .encoders import (
@@ -952,6 +953,8 @@ class StandardizedTransformer(Standardized, TransformersModel):
         merged_envoys = _class_map({**_base_envoys(repo_id, kwargs), **family.ENVOYS, **(envoys or {})})
         _text_load_kwargs(family, repo_id, kwargs)
         _load_preprocessor(repo_id, kwargs)
+        if isinstance(repo_id, torch.nn.Module):
+            _regroup_root(family, repo_id)
         super().__init__(repo_id, rename=merged_rename, envoys=merged_envoys, **kwargs)
         _check_block_list(self)
         _check_rename_keys(self, rename)
@@ -963,11 +966,11 @@ class StandardizedTransformer(Standardized, TransformersModel):
 
     def _load_meta(self, repo_id: Any, *args: Any, **kwargs: Any) -> Any:
         with _lent_to_causal_lm(getattr(self, "_text_wrapper", None)):
-            return super()._load_meta(repo_id, *args, **kwargs)
+            return _regroup_root(self.family, super()._load_meta(repo_id, *args, **kwargs))
 
     def _load(self, *args: Any, **kwargs: Any) -> Any:
         with _wrapper_notice():
-            return super()._load(*args, **kwargs)
+            return _regroup_root(self.family, super()._load(*args, **kwargs))
 
     def _wrap(self, module: Any, *args: Any, **kwargs: Any) -> Any:
         with _wrapper_notice():
@@ -1025,6 +1028,10 @@ class StandardizedTransformer(Standardized, TransformersModel):
 
     def _configure_tokenizer(self) -> None:
         super()._configure_tokenizer()
+        if self.tokenizer is not None and is_encoder(getattr(self, "family", None)):
+            # nnsight left-pads every model whose class can generate, and a masked-LM class may (FlauBERT's); an
+            # encoder's positions count from the first token, so its batch pads on the right.
+            self.tokenizer.padding_side = "right"
         # Applied after nnsight's defaults, and again on every dispatch, so a
         # caller's padding side survives the load of the real weights.
         if self.tokenizer is not None:
@@ -1240,6 +1247,20 @@ def _class_map(envoys: dict) -> dict:
     if any(isinstance(key, str) for key in envoys):
         return envoys
     return {**envoys, torch.nn.Module: Plain}
+
+
+def _regroup_root(family: Any, module: Any) -> Any:
+    """`module`, regrouped where the family maps its class to a `Regrouping` envoy; returned.
+
+    The root's envoy is the wrapper itself, never the family's, so a trunk loaded as the
+    root (a bare encoder, `task="feature-extraction"`) whose blocks the family gathers
+    at load (FlauBERT's parallel lists) is regrouped here, before its children are
+    mirrored, on the meta load and again with the real weights.
+    """
+    envoy = getattr(family, "ENVOYS", {}).get(type(module))
+    if isinstance(envoy, type) and issubclass(envoy, Regrouping):
+        envoy.regroup(module)
+    return module
 
 
 def _check_block_list(model: Any) -> None:
