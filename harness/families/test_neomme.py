@@ -149,3 +149,12 @@ class TestNeoMME(FamilySuite):
         lens, narrowed, logits = run(model, body)
         assert narrowed.shape[-1] == model.config.embedding_rank
         assert torch.equal(lens, logits)
+
+    def test_a_text_prompt_runs_no_patch_stem(self, model):
+        calls = []
+        hook = model._module.model.patch_embeddings.register_forward_hook(lambda *args: calls.append(1))
+        try:
+            run(model, lambda m: m.logits)
+        finally:
+            hook.remove()
+        assert not calls, "the patch stem ran on a text prompt"
