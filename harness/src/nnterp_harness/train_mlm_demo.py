@@ -61,7 +61,7 @@ class TrainSettings:
     min_lr_ratio: float = 0.05
     warmup: int = 100
     weight_decay: float = 0.01
-    answer_share: float = 0.5
+    answer_share: float = 0.8
     token_share: float = 0.15
     log_every: int = 100
 
