@@ -1,11 +1,14 @@
 """I-BERT (`ibert`), end to end: RoBERTa's post-LN encoder of quantizable modules, quantization off."""
 
+from types import SimpleNamespace
+
 import pytest
 import torch
 
 from nnterp import StandardizedTransformer, Unavailable
 from nnterp.components.bert_block import OUTPUT_NORM
 from nnterp_harness.encoder import MASKED_BATCH
+from nnterp_harness.family import FamilyContract
 from nnterp_harness.helpers import PROMPT
 from nnterp_harness.post_ln import POST_LN_UNAVAILABLE
 from nnterp_harness.release import family
@@ -84,6 +87,19 @@ class TestIBert(FamilySuite):
 
         entering, leaving = run(quantized, body)
         assert entering.shape == leaving.shape == (1, entering.shape[1], quantized.hidden_size)
+
+    def test_unpair_takes_only_pairs(self):
+        # The suite compares a pair's tensor here; a tuple that is no pair fails, and other families compare as is.
+        tensor, scale = torch.ones(1, 2, 3), torch.ones(1)
+        assert self.unpair(tensor) is tensor
+        assert self.unpair((tensor, None)) is tensor and self.unpair((tensor, scale)) is tensor
+        assert self.unpair(((tensor, scale), (None, None))) is tensor
+        with pytest.raises(AssertionError, match="3-tuple"):
+            self.unpair((tensor, None, None))
+        with pytest.raises(AssertionError, match="holds a NoneType"):
+            self.unpair((None, scale))
+        pair = (tensor, None)
+        assert FamilyContract.unpair(SimpleNamespace(PAIRED=False), pair) is pair
 
     def test_stream_entering_block_zero_is_the_normed_embedding_sum(self, model):
         def body(m):

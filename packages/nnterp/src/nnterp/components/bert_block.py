@@ -79,17 +79,24 @@ class FeedForward(torch.nn.Module):
         return self.ffn_output(self.intermediate(attention_output), attention_output)
 
 
-def regroup_block(block: torch.nn.Module) -> None:
-    """Move the block's two `output` modules off that name: `attention.self_output`, and `mlp` for the feed-forward path.
+def regroup_attention(attention: torch.nn.Module) -> None:
+    """Move a BERT attention's `output` module to `self_output`; its forward still finds it as `self.output`.
 
-    Idempotent: a block already regrouped is left as it is.
+    Idempotent: an attention already regrouped is left as it is.
     """
-    attention = block.attention
     if "output" in attention._modules:
         self_output = attention._modules.pop("output")
         attention.self_output = self_output
         # The attention's forward calls `self.output`; the instance dict answers before torch's registry.
         object.__setattr__(attention, "output", self_output)
+
+
+def regroup_block(block: torch.nn.Module) -> None:
+    """Move the block's two `output` modules off that name: `attention.self_output`, and `mlp` for the feed-forward path.
+
+    Idempotent: a block already regrouped is left as it is.
+    """
+    regroup_attention(block.attention)
     if "mlp" not in block._modules:
         mlp = FeedForward(block._modules.pop("intermediate"), block._modules.pop("output"))
         block.mlp = mlp

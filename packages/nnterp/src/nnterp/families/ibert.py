@@ -64,7 +64,7 @@ from nnterp.components import (
     own_value,
     unavailable,
 )
-from nnterp.components.bert_block import BERT_BLOCK_RENAME, BertMlp, BertOwnAttention
+from nnterp.components.bert_block import BERT_BLOCK_RENAME, BertMlp, BertOwnAttention, regroup_attention
 from nnterp.components.standard import Plain
 
 __all__ = ["ENCODER", "RENAME", "final_norm_output", "project_on_vocab", "token_embeddings"]
@@ -102,12 +102,18 @@ class FeedForward(torch.nn.Module):
     its scaling factor.
     """
 
-    def __init__(self, block: torch.nn.Module) -> None:
+    def __init__(
+        self,
+        pre_intermediate_act: torch.nn.Module,
+        intermediate: torch.nn.Module,
+        pre_output_act: torch.nn.Module,
+        ffn_output: torch.nn.Module,
+    ) -> None:
         super().__init__()
-        self.pre_intermediate_act = block._modules.pop("pre_intermediate_act")
-        self.intermediate = block._modules.pop("intermediate")
-        self.pre_output_act = block._modules.pop("pre_output_act")
-        self.ffn_output = block._modules.pop("output")
+        self.pre_intermediate_act = pre_intermediate_act
+        self.intermediate = intermediate
+        self.pre_output_act = pre_output_act
+        self.ffn_output = ffn_output
 
     def forward(self, attention_output: torch.Tensor, scaling_factor: torch.Tensor | None) -> tuple:
         attention_output, scaling_factor = self.pre_intermediate_act(attention_output, scaling_factor)
@@ -121,14 +127,15 @@ def _regroup_block(block: torch.nn.Module) -> None:
 
     Idempotent: a block already regrouped is left as it is.
     """
-    attention = block.attention
-    if "output" in attention._modules:
-        self_output = attention._modules.pop("output")
-        attention.self_output = self_output
-        # The attention's forward calls `self.output`; the instance dict answers before torch's registry.
-        object.__setattr__(attention, "output", self_output)
+    regroup_attention(block.attention)
     if "mlp" not in block._modules:
-        block.mlp = mlp = FeedForward(block)
+        modules = block._modules
+        block.mlp = mlp = FeedForward(
+            modules.pop("pre_intermediate_act"),
+            modules.pop("intermediate"),
+            modules.pop("pre_output_act"),
+            modules.pop("output"),
+        )
         # The block's forward calls `self.feed_forward_chunk(attention_output, scaling_factor)`.
         object.__setattr__(block, "feed_forward_chunk", mlp)
 
