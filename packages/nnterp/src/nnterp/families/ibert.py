@@ -31,7 +31,7 @@ order: every number is the model's own. The block is post-LN with no norm before
 the attention and no final norm; `attention_output` and `mlp_output` are each output
 projection's dropout, the terms entering the adds, and the attention's interior is
 read at the operations of its inner `self` module's own forward (`Attention`), the
-pattern at `IntSoftmax`. The head (`lm_head`, a float module) is a transform (a
+scores where `IntSoftmax` takes them. The head (`lm_head`, a float module) is a transform (a
 dense layer, GELU, a LayerNorm) then the projection onto the vocabulary
 (`lm_head.decoder`), so the logit lens is `lm_head` alone on a stream, and the last
 `layer_output` through it is the logits.
