@@ -129,6 +129,11 @@ class FamilyContract:
       CPM-Ant, whose forward lets every position attend to every other).
     - `KEY_PREFIX`: positions the key axis holds ahead of the user's tokens (CPM-Ant's
       prompt segment), on the keys, the values, the scores and the pattern.
+    - `PAIRED`: the model's modules return `(tensor, scaling factor)` pairs from their
+      forward and their call (I-BERT's quantizable modules; its attention returns
+      `((output, ...), (scale, ...))`), so the checks that meet a module's own output or
+      call compare the pair's tensor (`unpair`, which `native` applies) with the value;
+      on every other family they compare the output itself.
     """
 
     CHECKPOINT: str | None = None
@@ -164,6 +169,7 @@ class FamilyContract:
     PLAIN_UP_PROJ = False
     CAUSAL = True
     KEY_PREFIX = 0
+    PAIRED = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -235,10 +241,27 @@ class FamilyContract:
         """The pattern the scores give; a family with a sink or another normalization overrides it."""
         return torch.softmax(scores.float(), dim=-1).to(scores.dtype)
 
+    def unpair(self, value: Any) -> Any:
+        """The tensor of a module's `(tensor, scaling factor)` pair where `PAIRED`; anything else as it is.
+
+        On a `PAIRED` family a tensor passes through (an input is no pair), and a tuple
+        must be a pair: an attention's `((output, ...), (scale, ...))` gives `output`.
+        """
+        if not self.PAIRED or not isinstance(value, tuple):
+            return value
+        assert len(value) == 2, f"PAIRED is set, and a module gave a {len(value)}-tuple, not a (tensor, scale) pair"
+        first, scale = value
+        if isinstance(first, tuple):
+            assert isinstance(scale, tuple) and len(first) == len(scale), "an attention's pair is (outputs, scales)"
+            first = first[0]
+        assert isinstance(first, torch.Tensor), f"PAIRED is set, and a pair holds a {type(first).__name__} first"
+        return first
+
     def native(self, value: torch.Tensor) -> torch.Tensor:
         """A tensor read at a module boundary, in the standard layout; a family whose forward holds the stream in
-        another layout (XLNet's sequence-first blocks) maps it here, the way its values do."""
-        return value
+        another layout (XLNet's sequence-first blocks) maps it here, the way its values do. A `PAIRED` family's
+        pair gives its tensor (`unpair`)."""
+        return self.unpair(value)
 
     def contribution_sources(self, block: Any) -> list[tuple[Any, str]]:
         """(host, value name) of what the block adds to the stream, in forward order.
@@ -472,10 +495,10 @@ class FamilyContract:
 
     def test_trace_through_standard_names(self, model):
         def body(m):
-            out = {"embed": m.embed_tokens.output}
+            out = {"embed": self.unpair(m.embed_tokens.output)}
             block = m.layers[0]
             if getattr(block, "self_attn", None) is not None:
-                out["attn"] = first_tensor(block.self_attn.output)
+                out["attn"] = first_tensor(self.unpair(block.self_attn.output))
             if getattr(block, "mlp", None) is not None:
                 out["mlp"] = first_tensor(block.mlp.output)
             out["last"] = first_tensor(m.layers[-1].output)
@@ -1377,7 +1400,8 @@ class FamilyContract:
         ids, value, raw = run(model, lambda m: (m.input_ids, m.token_embeddings, m.embed_tokens.output))
         assert torch.equal(value, self.native(raw)), "token_embeddings is not embed_tokens.output"
         assert tuple(value.shape) == (1, ids.shape[1], model.hidden_size)
-        assert torch.equal(model.embed_tokens(ids), value), "token_embeddings is not the embedding of the ids"
+        embedded = self.unpair(model.embed_tokens(ids))
+        assert torch.equal(embedded, value), "token_embeddings is not the embedding of the ids"
 
         def body(m):
             m.token_embeddings = m.token_embeddings * 0

@@ -80,7 +80,7 @@ class FeedForward(torch.nn.Module):
 
 
 def regroup_attention(attention: torch.nn.Module) -> None:
-    """Move the attention's `output` module to `self_output`, the forward still reaching it as `output`.
+    """Move a BERT attention's `output` module to `self_output`; its forward still finds it as `self.output`.
 
     Idempotent: an attention already regrouped is left as it is.
     """
