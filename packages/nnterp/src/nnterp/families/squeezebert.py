@@ -178,7 +178,12 @@ class Layer(PostLNLayer):
     layer_input = _transposed(PostLNLayer, "layer_input", "input")
     layer_mid = _transposed(PostLNLayer, "layer_mid", "post_attention_layernorm.input")
     mlp_norm_output = _transposed(PostLNLayer, "mlp_norm_output", "post_attention_layernorm.output")
-    mlp_input = _transposed(PostLNLayer, "mlp_input", "mlp.intermediate.input")
+    mlp_input = _transposed(
+        PostLNLayer,
+        "mlp_input",
+        "mlp.intermediate.input",
+        description="What the feed-forward path reads, the input of its first module (`intermediate`)",
+    )
     layer_output = mapped_value(PostLNLayer, "layer_output", "output", _feature_map, _packed)
 
 
