@@ -129,19 +129,16 @@ class FamilyContract:
       CPM-Ant, whose forward lets every position attend to every other).
     - `KEY_PREFIX`: positions the key axis holds ahead of the user's tokens (CPM-Ant's
       prompt segment), on the keys, the values, the scores and the pattern.
-<<<<<<< HEAD
     - `PAIRED`: the model's modules return `(tensor, scaling factor)` pairs from their
       forward and their call (I-BERT's quantizable modules; its attention returns
       `((output, ...), (scale, ...))`), so the checks that meet a module's own output or
       call compare the pair's tensor (`unpair`, which `native` applies) with the value;
       on every other family they compare the output itself.
-=======
     - `STANDARD_EMBEDDINGS`: the token table's output is in the standard layout while
       the blocks hold the stream in another one, so `native` maps what is read at a
       block's boundaries but not `embed_tokens.output` (SqueezeBERT's stack permutes
       the stream to channels-first after the embedding; XLNet's embeds ids already
       transposed, so its table's output is mapped like its blocks').
->>>>>>> enc11
     """
 
     CHECKPOINT: str | None = None
@@ -177,11 +174,8 @@ class FamilyContract:
     PLAIN_UP_PROJ = False
     CAUSAL = True
     KEY_PREFIX = 0
-<<<<<<< HEAD
     PAIRED = False
-=======
     STANDARD_EMBEDDINGS = False
->>>>>>> enc11
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -510,11 +504,7 @@ class FamilyContract:
             out = {"embed": self.unpair(m.embed_tokens.output)}
             block = m.layers[0]
             if getattr(block, "self_attn", None) is not None:
-<<<<<<< HEAD
-                out["attn"] = first_tensor(self.unpair(block.self_attn.output))
-=======
                 out["attn"] = block.self_attn.output
->>>>>>> enc11
             if getattr(block, "mlp", None) is not None:
                 out["mlp"] = block.mlp.output
             out["last"] = m.layers[-1].output
@@ -524,10 +514,12 @@ class FamilyContract:
             return out
 
         out = run(model, body)
-        # A module boundary in the standard layout (`native`): the stream's width is the last axis.
-        for name in ("attn", "mlp", "last"):
+        # A module boundary in the standard layout (`native`): the stream's width is the last axis. A sublayer's
+        # output may be a `PAIRED` family's pair; a block's is its own tuple.
+        for name in ("attn", "mlp"):
             if name in out:
-                out[name] = self.native(first_tensor(out[name]))
+                out[name] = self.native(first_tensor(self.unpair(out[name])))
+        out["last"] = self.native(first_tensor(out["last"]))
         hidden, vocab = model.hidden_size, model.vocab_size
         config = model.config.get_text_config()
         widths = {"embed": getattr(config, self.EMBEDDING_WIDTH_KEY) if self.EMBEDDING_WIDTH_KEY else hidden}
