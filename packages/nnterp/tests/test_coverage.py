@@ -44,6 +44,11 @@ def test_a_row_reads_traits_and_reasons_off_the_module():
     assert "tuple block" in bloom_row.traits
     assert "own sizes: intermediate_size" in bloom_row.traits
     assert any("attention" in trait.lower() for trait in bloom_row.traits)
+    from nnterp.families import bert
+
+    encoder_trait = "encoder, no vLLM family (vLLM runs an encoder as a pooling model)"
+    assert encoder_trait in coverage.family_row("bert", bert).traits
+    assert encoder_trait not in bloom_row.traits
 
 
 def test_the_families_page_is_the_generated_table():

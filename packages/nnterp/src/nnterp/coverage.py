@@ -127,6 +127,8 @@ def family_row(model_type: str, module: Any, releases: dict[str, list[str]] | No
         traits.append("own sizes: " + ", ".join(sizes))
     if callable(getattr(module, "project_on_vocab", None)):
         traits.append("after-head project_on_vocab")
+    if getattr(module, "ENCODER", False):
+        traits.append("encoder, no vLLM family (vLLM runs an encoder as a pooling model)")
     releases = matrix_releases() if releases is None else releases
     ran = [release for release, types in releases.items() if model_type in types]
     return Row(model_type, summary, traits, dict(sorted(unavailable.items())), dict(sorted(conditional.items())), ran)
