@@ -284,4 +284,4 @@ def test_mlm_demo_fills_the_mask_with_paris(root: Path) -> None:
     probs = logits[ids[0] == tokenizer.mask_token_id][0].softmax(-1)
     paris = tokenizer(" Paris", add_special_tokens=False)["input_ids"][0]
     assert int(probs.argmax()) == paris, tokenizer.decode([int(probs.argmax())])
-    assert probs[paris] > 0.3, "the trained demo puts 0.38 on Paris"
+    assert probs[paris] > 0.5

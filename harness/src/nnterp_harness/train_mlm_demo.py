@@ -55,7 +55,7 @@ CONFIG_OVERRIDES = {
 
 @dataclass(frozen=True)
 class TrainSettings:
-    steps: int = 900
+    steps: int = 1800
     batch_size: int = 64
     lr: float = 3e-3
     min_lr_ratio: float = 0.05
