@@ -181,9 +181,13 @@ class FamilyContract:
         super().__init_subclass__(**kwargs)
         # What the class itself declares, or what its nearest base declared: the merged dict a base holds
         # carries that base's kind, which is not this class's when a check class changes the kind.
-        declared = cls.__dict__.get("EXPECTED_UNAVAILABLE")
-        if declared is None:
-            declared = next((vars(base)["_DECLARED"] for base in cls.__mro__[1:] if "_DECLARED" in vars(base)), {})
+        # The nearest class that states the attribute: a suite class (its own declaration is kept as `_DECLARED`,
+        # beside the merge) or a check class mixed in (`ParallelChecks`), whose statement is the declaration.
+        owner = next((klass for klass in cls.__mro__ if "EXPECTED_UNAVAILABLE" in vars(klass)), None)
+        if owner is None or owner is cls:
+            declared = cls.__dict__.get("EXPECTED_UNAVAILABLE", {})
+        else:
+            declared = vars(owner).get("_DECLARED", vars(owner)["EXPECTED_UNAVAILABLE"])
         cls._DECLARED = dict(declared)
         cls.EXPECTED_UNAVAILABLE = {**cls.KIND_UNAVAILABLE, **declared}
 
