@@ -73,9 +73,9 @@ class FamilyContract:
     - `CHECKPOINT`: the pinned tiny checkpoint's name under ``tiny_checkpoints/``.
     - `FAMILY`: the family module the checkpoint must resolve to.
     - `NATIVE`: standard path -> native path, relative to the root (`rows()` builds it).
-    - `KIND_UNAVAILABLE`: the root values every model of the kind lacks (a decoder's
-      `mask_token_*`, an encoder's `next_token_probs`), merged under
-      `EXPECTED_UNAVAILABLE` on every subclass.
+    - `KIND_UNAVAILABLE`: the root values every model of the kind lacks (an encoder's
+      `next_token_probs`), merged under `EXPECTED_UNAVAILABLE` on every subclass. A
+      decoder's `support()` does not list an encoder's mask values at all.
     - `EXPECTED_UNAVAILABLE`: `support()` key -> a substring of its reason, for the
       values this checkpoint lacks; every other key must report `None`. A module no
       block has is reported on every block and is not listed here.
@@ -145,12 +145,9 @@ class FamilyContract:
     FAMILY: Any = None
     NATIVE: dict[str, str] = {}
     EXPECTED_UNAVAILABLE: dict[str, str] = {}
-    #: The root values a model of this kind lacks whatever its family: a decoder's masked-position values.
-    #: Merged under `EXPECTED_UNAVAILABLE` on every suite class; `EncoderChecks` names an encoder's.
-    KIND_UNAVAILABLE: dict[str, str] = {
-        "mask_token_mask": "a causal LM predicts the next token",
-        "mask_token_probs": "a causal LM predicts the next token",
-    }
+    #: The root values a model of this kind lacks whatever its family (`EncoderChecks`: an encoder's next token),
+    #: merged under `EXPECTED_UNAVAILABLE` on every suite class.
+    KIND_UNAVAILABLE: dict[str, str] = {}
     REFUSES_IN_PLACE_QKV = False
     REFUSES_IN_PLACE: tuple[str, ...] = ()
     ATTENTION_NORM: str | None = "input_layernorm"

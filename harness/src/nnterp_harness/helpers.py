@@ -229,11 +229,13 @@ def host_of(block: Any, prefix: str) -> Any:
 
 
 def root_values(model: Any) -> dict[str, EProperty]:
-    """The root's values, name to descriptor, bases first."""
+    """The root's values of the model's kind, name to descriptor, bases first (an encoder's mask values on one only)."""
+    from nnterp.encoders import of_its_kind
+
     found: dict[str, EProperty] = {}
     for klass in reversed(type(model).__mro__):
         for name, attr in vars(klass).items():
-            if isinstance(attr, EProperty):
+            if isinstance(attr, EProperty) and of_its_kind(model, name):
                 found[name] = attr
     return found
 

@@ -131,3 +131,13 @@ def test_the_vllm_engine_says_why_it_serves_no_encoder():
         lookup("bert", engine="vllm")
     with pytest.raises(UnsupportedFamily, match="no standardization for model_type 'reformer' on vllm; known"):
         lookup("reformer", engine="vllm")
+
+
+def test_a_decoder_lists_no_mask_values_and_refuses_a_read_with_the_reason(llama, bert):
+    from nnterp import Unavailable
+
+    assert not {"mask_token_mask", "mask_token_probs"} & set(llama.support())
+    assert {"mask_token_mask", "mask_token_probs"} <= set(bert.support())
+    with pytest.raises(Unavailable, match="a causal LM predicts the next token.*read next_token_probs"):
+        with llama.trace("The Eiffel Tower is in"):
+            llama.mask_token_probs.save()

@@ -15,6 +15,10 @@ from typing import Any
 import torch
 from nnsight.intervention.interleaver import Mediator
 
+#: The root values only an encoder has; `support()` lists them on an encoder alone (a decoder reading one gets
+#: `Unavailable` with the reason).
+ENCODER_VALUES = ("mask_token_mask", "mask_token_probs")
+
 #: The attribute of the wrapped model where the last call's token ids are kept, as the embedding took them.
 _CALL_IDS = "_nnterp_call_ids"
 
@@ -35,6 +39,11 @@ NO_HEAD = (
 def is_encoder(family: Any) -> bool:
     """Whether the family declares itself a bidirectional encoder (`ENCODER = True`)."""
     return bool(getattr(family, "ENCODER", False))
+
+
+def of_its_kind(model: Any, name: str) -> bool:
+    """Whether root value `name` belongs to this model's kind: an encoder's own values are no decoder's."""
+    return name not in ENCODER_VALUES or is_encoder(getattr(model, "family", None))
 
 
 def no_next_token(model: Any) -> str | None:

@@ -57,6 +57,7 @@ from .encoders import (
     no_mask_predictions,
     no_next_token,
     not_an_encoder,
+    of_its_kind,
     refuse_generate,
 )
 from .families import default as default_family
@@ -282,7 +283,8 @@ class Standardized:
     def support(self, layer: int | None = None) -> dict[str, Any]:
         """Which values this checkpoint has, from the config and the module tree; nothing runs.
 
-        Without `layer`: the root's values, then every block value by dotted name,
+        Without `layer`: the root's values (an encoder's mask values on an encoder only), then every block value by
+        dotted name,
         `None` when every block has it, else `{layer: reason}`. With `layer`: that
         block's values, flat. Both list every block value of the family, those of a
         module this block or every block lacks (a hybrid's `self_attn`, Mamba's `mlp`)
@@ -291,7 +293,7 @@ class Standardized:
         if layer is not None:
             index = layer_index(layer, len(self.layers), "layer")
             return blocks_rows(self.layers, STANDARD_MODULES)[index]
-        rows = {name: attr.reason(self) for name, attr in _root_values(type(self)).items()}
+        rows = {name: attr.reason(self) for name, attr in _root_values(type(self)).items() if of_its_kind(self, name)}
         rows.update(blocks_support(self.layers, STANDARD_MODULES))
         rows.update(tower_rows(self))
         return rows
