@@ -29,8 +29,11 @@ class TestUltrabert(FamilySuite):
             distance = (torch.arange(n)[:, None] - torch.arange(n)[None, :]).abs()
             band = distance <= config.sliding_window
             pattern = pattern.detach()
+            window = model.layers[index].self_attn.attention_window
             if kinds[index] == "sliding_attention":
+                assert window == 2 * config.sliding_window + 1, f"block {index}: attention_window {window}"
                 assert float(pattern[..., ~band].abs().max()) == 0.0, f"block {index} weighs a key past its band"
                 assert float(pattern[..., band].min()) > 0.0, f"block {index} leaves a key of its band unweighed"
             else:
+                assert window is None, f"full-attention block {index}: attention_window {window}"
                 assert float(pattern.min()) > 0.0, f"full-attention block {index} leaves a key unweighed"

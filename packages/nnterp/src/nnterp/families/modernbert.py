@@ -32,8 +32,8 @@ from transformers.models.modernbert.modeling_modernbert import (
     ModernBertMLP,
 )
 
-from nnterp.components import Attention, Layer, Mlp
-from nnterp.components.attention import config_value, module_config
+from nnterp.components import Layer, Mlp
+from nnterp.components.two_sided_window import TwoSidedWindowAttention
 from nnterp.families.modernbert_decoder import lm_head_output, project_on_vocab
 
 __all__ = ["BLOCK_RENAME", "ENVOYS", "RENAME", "WindowedAttention", "lm_head_output", "project_on_vocab"]
@@ -61,23 +61,8 @@ RENAME = {
 }
 
 
-class WindowedAttention(Attention):
-    """A ModernBERT attention, whose window (on a `sliding_attention` block) reaches both ways from the query."""
-
-    @property
-    def attention_window(self) -> int | None:
-        """How many keys each query of this block sees, itself included, or `None` where it sees every key.
-
-        On a `sliding_attention` block a query at position `q` weighs the keys
-        `q - config.sliding_window` to `q + config.sliding_window`, the ones within the
-        window on either side, so it sees `2 * config.sliding_window + 1` keys.
-        """
-        config = module_config(self)
-        kinds = config_value(config, "layer_types")
-        index = getattr(self._module, "layer_idx", None)
-        if kinds[index] != "sliding_attention":
-            return None
-        return 2 * config.sliding_window + 1
+#: ModernBERT's attention: its window, on a `sliding_attention` block, reaches both ways from the query.
+WindowedAttention = TwoSidedWindowAttention
 
 
 ENVOYS = {ModernBertEncoderLayer: Layer, ModernBertAttention: WindowedAttention, ModernBertMLP: Mlp}

@@ -20,7 +20,8 @@ so the head's output is the logits and the logit lens is the final norm then
 
 from transformers.models.ultrabert.modeling_ultrabert import UltrabertAttention, UltrabertDecoderLayer, UltrabertMLP
 
-from nnterp.components import Attention, Layer, Mlp
+from nnterp.components import Layer, Mlp
+from nnterp.components.two_sided_window import TwoSidedWindowAttention
 
 ENCODER = True
 
@@ -31,4 +32,4 @@ RENAME = {
     "head": "lm_head",
 }
 
-ENVOYS = {UltrabertDecoderLayer: Layer, UltrabertAttention: Attention, UltrabertMLP: Mlp}
+ENVOYS = {UltrabertDecoderLayer: Layer, UltrabertAttention: TwoSidedWindowAttention, UltrabertMLP: Mlp}

@@ -23,11 +23,8 @@ so `lm_head_output` is the logits and `project_on_vocab` runs the final norm,
 `projection_head` and `lm_head`, as the model does.
 """
 
-from transformers.models.ultrabert.modeling_ultrabert import UltrabertAttention
-
 from nnterp.components import LogitLens
 from nnterp.families import ultrabert
-from nnterp.families.modernbert import WindowedAttention
 
 ENCODER = True
 
@@ -43,5 +40,5 @@ RENAME = {
 #: The wrapper's prediction head, then its vocabulary projection, after the text model's final norm.
 project_on_vocab = LogitLens(head=("projection_head", "lm_head"))
 
-#: UltraBERT's envoys, with the attention's band stated both ways (ModernBERT's `WindowedAttention` reads it so).
-ENVOYS = {**ultrabert.ENVOYS, UltrabertAttention: WindowedAttention}
+#: UltraBERT's envoys (its attention's band reaches both ways from the query).
+ENVOYS = ultrabert.ENVOYS
