@@ -20,7 +20,7 @@ import nnsight  # noqa: F401  - before any transformers modeling module
 import transformers
 from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
 
-from .wrappers import Reason, Served, _cell, _pinned, served_by
+from .wrappers import Reason, Served, _pinned, served_by, table_lines, text_lines
 
 _SEQ2SEQ = (
     "An encoder-decoder that transformers also maps as a masked LM (its denoising head): its encoder feeds the "
@@ -102,34 +102,16 @@ def markdown(rows: dict[str, Served | Reason | None] | None = None) -> str:
         "| Type | Checkpoint | Suite | Family | On this release |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for model_type, row in served.items():
-        runs = "runs" if row.left_out is None else f"skipped: {_cell(row.left_out)}"
-        lines.append(f"| `{model_type}` | `{row.checkpoint}` | `{row.test_file}` | `{row.family}` | {runs} |")
-    lines += ["", "## Not served", "", "| Type | Why | Error on this release |", "| --- | --- | --- |"]
-    for model_type, row in unserved.items():
-        if row is None:
-            lines.append(f"| `{model_type}` | Not recorded | |")
-            continue
-        error = f"`{row.raises.__name__}: {row.message}`" if row.probe is not None and row.raises else ""
-        lines.append(f"| `{model_type}` | {_cell(row.why)} | {_cell(error)} |")
+    lines += table_lines(rows, "Type")
     return "\n".join(lines) + "\n"
 
 
 def text(rows: dict[str, Served | Reason | None] | None = None) -> str:
     """The table as plain text, one line per masked-LM type."""
     rows = table() if rows is None else rows
-    out = []
-    for model_type, row in rows.items():
-        if isinstance(row, Served):
-            skipped = "" if row.left_out is None else f"; this release skips it: {row.left_out}"
-            out.append(f"{model_type}: served by {row.family} ({row.checkpoint}, {row.test_file}){skipped}")
-        elif row is None:
-            out.append(f"{model_type}: NOT RECORDED")
-        else:
-            out.append(f"{model_type}: not served: {row.why}")
     served = sum(isinstance(row, Served) for row in rows.values())
-    out.append(f"transformers {transformers.__version__}: {len(rows)} masked-LM types, {served} served")
-    return "\n".join(out)
+    tail = f"transformers {transformers.__version__}: {len(rows)} masked-LM types, {served} served"
+    return "\n".join([*text_lines(rows), tail])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -266,6 +266,42 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def table_lines(rows: dict[str, Served | Reason | None], label: str) -> list[str]:
+    """A coverage page's two tables in Markdown, after its header: the served types, then the others with the reason.
+
+    Shared by the wrappers page and the masked-LM page (`nnterp_harness.masked_lms`); `label` heads the first column.
+    """
+    lines = []
+    for model_type, row in rows.items():
+        if isinstance(row, Served):
+            runs = "runs" if row.left_out is None else f"skipped: {_cell(row.left_out)}"
+            lines.append(f"| `{model_type}` | `{row.checkpoint}` | `{row.test_file}` | `{row.family}` | {runs} |")
+    lines += ["", "## Not served", "", f"| {label} | Why | Error on this release |", "| --- | --- | --- |"]
+    for model_type, row in rows.items():
+        if isinstance(row, Served):
+            continue
+        if row is None:
+            lines.append(f"| `{model_type}` | Not recorded | |")
+            continue
+        error = f"`{row.raises.__name__}: {row.message}`" if row.probe is not None and row.raises else ""
+        lines.append(f"| `{model_type}` | {_cell(row.why)} | {_cell(error)} |")
+    return lines
+
+
+def text_lines(rows: dict[str, Served | Reason | None]) -> list[str]:
+    """A coverage table as plain text, one line per type, without the closing count."""
+    out = []
+    for model_type, row in rows.items():
+        if isinstance(row, Served):
+            skipped = "" if row.left_out is None else f"; this release skips it: {row.left_out}"
+            out.append(f"{model_type}: served by {row.family} ({row.checkpoint}, {row.test_file}){skipped}")
+        elif row is None:
+            out.append(f"{model_type}: NOT RECORDED")
+        else:
+            out.append(f"{model_type}: not served: {row.why}")
+    return out
+
+
 def markdown(rows: dict[str, Served | Reason | None] | None = None) -> str:
     """The wrappers page in Markdown, as `site/docs/wrappers.md` holds it."""
     rows = table() if rows is None else rows
@@ -288,34 +324,16 @@ def markdown(rows: dict[str, Served | Reason | None] | None = None) -> str:
         "| Wrapper type | Checkpoint | Suite | Family | On this release |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for model_type, row in served.items():
-        runs = "runs" if row.left_out is None else f"skipped: {_cell(row.left_out)}"
-        lines.append(f"| `{model_type}` | `{row.checkpoint}` | `{row.test_file}` | `{row.family}` | {runs} |")
-    lines += ["", "## Not served", "", "| Wrapper type | Why | Error on this release |", "| --- | --- | --- |"]
-    for model_type, row in unserved.items():
-        if row is None:
-            lines.append(f"| `{model_type}` | Not recorded | |")
-            continue
-        error = f"`{row.raises.__name__}: {row.message}`" if row.probe is not None and row.raises else ""
-        lines.append(f"| `{model_type}` | {_cell(row.why)} | {_cell(error)} |")
+    lines += table_lines(rows, "Wrapper type")
     return "\n".join(lines) + "\n"
 
 
 def text(rows: dict[str, Served | Reason | None] | None = None) -> str:
     """The table as plain text, one line per wrapper type."""
     rows = table() if rows is None else rows
-    out = []
-    for model_type, row in rows.items():
-        if isinstance(row, Served):
-            skipped = "" if row.left_out is None else f"; this release skips it: {row.left_out}"
-            out.append(f"{model_type}: served by {row.family} ({row.checkpoint}, {row.test_file}){skipped}")
-        elif row is None:
-            out.append(f"{model_type}: NOT RECORDED")
-        else:
-            out.append(f"{model_type}: not served: {row.why}")
     served = sum(isinstance(row, Served) for row in rows.values())
-    out.append(f"transformers {transformers.__version__}: {len(rows)} wrapper types, {served} served")
-    return "\n".join(out)
+    tail = f"transformers {transformers.__version__}: {len(rows)} wrapper types, {served} served"
+    return "\n".join([*text_lines(rows), tail])
 
 
 def main(argv: list[str] | None = None) -> int:
